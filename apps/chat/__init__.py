@@ -1,0 +1,1 @@
+"""chat: a Slack-like messaging app (channels, threads, reactions, DMs, pins, search)."""

@@ -1,0 +1,134 @@
+"""Chat pages, part 1: the blueprint, the sidebar, the channel page with its thread pane,
+message links, pins and unread state.
+
+Message actions are in `message_views.py`; channel administration, DMs, search and mentions in
+`channel_views.py`. Both register their routes on this blueprint. Channels appear in URLs by
+their stored name (`/c/general`, `/c/dm-3-7`); an id works too.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from flask import Blueprint, redirect, render_template, request, url_for
+from sqlalchemy.orm import Session
+
+from officegym.apps.org.models import Person
+from officegym.web import arg_int, back_url, form_int, see_other, ui
+
+from . import schemas, services
+from .models import Channel, Message
+
+bp = Blueprint("chat", __name__, template_folder="templates")
+PAGE = 50
+SIDEBAR_CONVERSATIONS = 30
+
+
+def channel_url(channel: Channel | schemas.ChannelOut, **args) -> str:
+    """The page of a channel or DM."""
+    return url_for("chat.channel", ref=channel.name, **args)
+
+
+def titles(db: Session, actor: Person, channel_ids: Iterable[int]) -> dict[int, str]:
+    """How each of these conversations is named on screen: '#name', or the other people's names."""
+    channels = [services.get_channel(db, actor, cid) for cid in sorted(set(channel_ids))]
+    return {c.id: c.display_name for c in schemas.channels_out(db, actor, channels)}
+
+
+def render_chat(db: Session, actor: Person, template: str, current: Channel | None = None, **context):
+    """Render a chat page inside the layout with the sidebar (channels and DMs, with unread counts)."""
+    channels = services.list_channels(db, actor, member_only=True, limit=200).items
+    conversations = services.list_conversations(db, actor, limit=SIDEBAR_CONVERSATIONS).items
+    return render_template(
+        template, current=current, info=schemas.channel_out(db, actor, current) if current else None,
+        side_channels=schemas.channels_out(db, actor, channels),
+        side_conversations=schemas.channels_out(db, actor, conversations), **context)
+
+
+@bp.get("/")
+def index():
+    """Chat opens on #general."""
+    with ui() as (db, actor):
+        general = services.get_channel(db, actor, services.GENERAL)
+        return redirect(channel_url(general, _anchor="latest"))
+
+
+def _channel_page(db: Session, actor: Person, channel: Channel, thread_parent: Message | None = None):
+    before = arg_int("before")
+    page = services.list_messages(db, actor, channel.id, before, PAGE)
+    last_read = services.last_read_id(db, actor, channel)
+    if services.unread_counts(db, actor).get(channel.id):
+        # Opening a conversation reads it, as in any chat app.
+        services.mark_read(db, actor, channel.id)
+    messages = schemas.messages_out(db, list(reversed(page.items)))
+    first_new = next((m.id for m in messages if last_read is not None and m.id > last_read
+                      and m.author != actor.handle), None)
+    thread = None
+    if thread_parent is not None:
+        parent, replies = services.get_thread(db, actor, thread_parent.id, arg_int("offset", 0))
+        presented = schemas.thread_out(db, parent, replies)
+        thread = {"parent": presented.parent, "replies": presented.replies, "page": replies}
+    return render_chat(db, actor, "chat/channel.html", current=channel, messages=messages, before=before,
+                       older=messages[0].id if page.next_offset is not None and messages else None,
+                       first_new=first_new if before is None else None, thread=thread)
+
+
+@bp.get("/c/<ref>")
+def channel(ref: str):
+    """A channel or DM: header, messages (oldest to newest, older pages by `?before=<id>`), composer."""
+    with ui() as (db, actor):
+        return _channel_page(db, actor, services.get_channel(db, actor, ref))
+
+
+@bp.get("/c/<ref>/t/<message_id>")
+def thread(ref: str, message_id: str):
+    """A channel with a message's thread open in the side pane."""
+    with ui() as (db, actor):
+        found = services.get_channel(db, actor, ref)
+        message = services.get_message(db, actor, message_id)
+        if message.channel_id != found.id:
+            return redirect(url_for(".thread", ref=message.channel.name, message_id=message.id))
+        return _channel_page(db, actor, found, message)
+
+
+@bp.get("/m/<message_id>")
+def message(message_id: str):
+    """A link to one message: it opens in its thread, or on the page of its channel's history."""
+    with ui() as (db, actor):
+        found = services.get_message(db, actor, message_id)
+        anchor = f"message-{found.id}"
+        if found.thread_parent_id:
+            return redirect(url_for(".thread", ref=found.channel.name, message_id=found.thread_parent_id,
+                                    _anchor=anchor))
+        latest = services.list_messages(db, actor, found.channel_id, None, PAGE).items
+        before = None if any(m.id == found.id for m in latest) else found.id + 1
+        return redirect(channel_url(found.channel, before=before, _anchor=anchor))
+
+
+@bp.get("/c/<ref>/pins")
+def pins(ref: str):
+    """A channel's pinned messages."""
+    with ui() as (db, actor):
+        found = services.get_channel(db, actor, ref)
+        messages = schemas.messages_out(db, services.list_pins(db, actor, found.id))
+        return render_chat(db, actor, "chat/pins.html", current=found, messages=messages)
+
+
+@bp.get("/unreads")
+def unreads():
+    """Your conversations with unread messages, most unread first."""
+    with ui() as (db, actor):
+        summary = schemas.unreads_out(db, actor, services.unread_counts(db, actor))
+        return render_chat(db, actor, "chat/unreads.html", summary=summary)
+
+
+@bp.post("/c/<ref>/read")
+def mark_read(ref: str):
+    """Mark a conversation read, entirely or up to the message given."""
+    upto = form_int("message_id", "The message id")
+    with ui() as (db, actor):
+        services.mark_read(db, actor, ref, upto)
+    return see_other(back_url(url_for(".unreads")))
+
+
+from . import channel_views, message_views  # noqa: E402,F401  (register the other routes on `bp`)

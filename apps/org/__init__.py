@@ -1,0 +1,1 @@
+"""org: the company directory every app shares (people, departments, teams)."""

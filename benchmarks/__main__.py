@@ -1,0 +1,121 @@
+"""Run every benchmark on the small world and print the table: reset, in-process MCP tool call,
+UI page load, grade, and the world build (once, into a fresh cache)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+
+import anyio
+
+from officegym.config import load_settings
+from officegym.episodes import EpisodeStore
+from officegym.runner import oracle_agent
+from officegym.worlds import ensure_world
+
+from .timing import Figure, measure, table
+
+
+def bench_reset(store: EpisodeStore, scale: str) -> list[Figure]:
+    """New episode from the cached world: free, and for a task with setup (start file cached)."""
+    def free():
+        store.delete(store.create(scale=scale).id)
+
+    def task():
+        store.delete(store.create("chat.reply_with_fact", 0, scale).id)
+
+    return [measure(f"reset free episode ({scale})", free, 200, target="p50 <= 10 ms"),
+            measure(f"reset task episode ({scale})", task, 200, target="p50 <= 10 ms")]
+
+
+def bench_tools(store: EpisodeStore, scale: str) -> list[Figure]:
+    """In-process MCP tool calls through the SDK client."""
+    from mcp.client import Client
+
+    episode = store.create(scale=scale)
+    figures: list[Figure] = []
+
+    async def run():
+        async with Client(episode.mcp_server()) as client:
+            calls = {"chat_list_channels": {}, "chat_list_messages": {"channel": "general"},
+                     "chat_search_messages": {"query": "the"}, "org_search_people": {"query": "a"},
+                     "chat_post_message": {"channel": "general", "text": "benchmark message"}}
+            for name, args in calls.items():
+                samples = []
+                for i in range(120):
+                    start = time.perf_counter()
+                    result = await client.call_tool(name, args)
+                    if i >= 20:
+                        samples.append((time.perf_counter() - start) * 1000)
+                    assert not result.is_error, result
+                samples.sort()
+                figures.append(Figure(f"MCP {name} ({scale})", len(samples), samples[len(samples) // 2],
+                                      samples[int(0.95 * (len(samples) - 1))], "p50 <= 3 ms"))
+
+    anyio.run(run)
+    store.delete(episode.id)
+    return figures
+
+
+def bench_pages(store: EpisodeStore, scale: str) -> list[Figure]:
+    """UI page loads through the Flask app (no network)."""
+    from officegym.web import create_app
+
+    episode = store.create(scale=scale)
+    client = create_app(store).test_client()
+    base = f"/e/{episode.id}"
+    pages = {"channel page": f"{base}/chat/c/general", "people list": f"{base}/org/people",
+             "search page": f"{base}/chat/search?q=the"}
+    figures = []
+    for name, url in pages.items():
+        def load(url=url):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+        figures.append(measure(f"UI {name} ({scale})", load, 100, target="p50 <= 30 ms"))
+    store.delete(episode.id)
+    return figures
+
+
+def bench_grade(store: EpisodeStore, scale: str) -> list[Figure]:
+    """Grading a solved task episode."""
+    figures = []
+    for task_id in ("chat.reply_with_fact", "chat.private_team_channel"):
+        episode = store.create(task_id, 0, scale)
+        oracle_agent(episode)
+        figures.append(measure(f"grade {task_id} ({scale})", episode.grade, 100, target="p50 <= 20 ms"))
+        store.delete(episode.id)
+    return figures
+
+
+def bench_build(scale: str) -> Figure:
+    """Build a world from nothing (fresh cache)."""
+    with tempfile.TemporaryDirectory() as home:
+        start = time.perf_counter()
+        world = ensure_world(scale, 0, load_settings(home=home))
+        seconds = time.perf_counter() - start
+        size = world.path.stat().st_size / 1e6
+    return Figure(f"build world ({scale})", 1, seconds * 1000, seconds * 1000, "",
+                  f"{size:.1f} MB")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the benchmark table."""
+    args = argparse.ArgumentParser(description=__doc__)
+    args.add_argument("--scale", default="small")
+    options = args.parse_args(argv)
+    with tempfile.TemporaryDirectory() as episodes:
+        store = EpisodeStore(load_settings(episodes_dir=episodes))
+        store.world(options.scale)
+        figures = [bench_build(options.scale)]
+        for bench in (bench_reset, bench_tools, bench_pages, bench_grade):
+            print(f"running {bench.__name__} ...", file=sys.stderr, flush=True)
+            figures += bench(store, options.scale)
+        store.close()
+    print(table(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The diff API: what an episode changed, table by table, between its start and final state.
+
+Rows are matched by primary key; bookkeeping (the journal, the clock, answers, and columns marked
+`info={"bookkeeping": True}` such as read markers) never counts as a change. On SQLite the
+comparison runs inside the database engine (`EXCEPT` against the attached start file).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import Table
+
+from officegym.db import Base, BOOKKEEPING_TABLES
+from officegym.registry import import_models
+
+IGNORED_TABLES = BOOKKEEPING_TABLES | {"og_answer"}
+
+
+@dataclass
+class RowUpdate:
+    """A row present before and after, with the fields that changed."""
+
+    key: tuple
+    before: dict
+    after: dict
+
+    @property
+    def fields(self) -> list[str]:
+        """Names of the columns whose value changed."""
+        return [name for name in self.after if self.before.get(name) != self.after[name]]
+
+
+@dataclass
+class TableDiff:
+    """Rows added, removed and updated in one table."""
+
+    added: list[dict] = field(default_factory=list)
+    removed: list[dict] = field(default_factory=list)
+    updated: list[RowUpdate] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.updated)
+
+
+@dataclass
+class Diff:
+    """Changes per table; tables without changes are absent."""
+
+    tables: dict[str, TableDiff]
+
+    def table(self, name: str) -> TableDiff:
+        """The changes of one table (empty if none)."""
+        return self.tables.get(name, TableDiff())
+
+    @property
+    def changed_tables(self) -> set[str]:
+        """Names of the tables with any change."""
+        return set(self.tables)
+
+    def describe(self, limit: int = 8) -> list[str]:
+        """Short human-readable lines, one per changed row, for check details."""
+        lines: list[str] = []
+        for name in sorted(self.tables):
+            t = self.tables[name]
+            lines += [f"{name}: added {_short(r)}" for r in t.added]
+            lines += [f"{name}: removed {_short(r)}" for r in t.removed]
+            lines += [f"{name}: updated {u.key} fields {u.fields}" for u in t.updated]
+        return lines[:limit] + ([f"... and {len(lines) - limit} more"] if len(lines) > limit else [])
+
+
+def _short(row: dict) -> str:
+    text = ", ".join(f"{k}={v!r}" for k, v in list(row.items())[:4])
+    return "{" + (text if len(text) < 160 else text[:157] + "...") + "}"
+
+
+def compared_columns(table: Table) -> list[str]:
+    """The columns a diff compares: all but bookkeeping ones."""
+    return [c.name for c in table.columns if not c.info.get("bookkeeping")]
+
+
+def diff_sqlite(start_path: Path, final_path: Path) -> Diff:
+    """Compare two SQLite files of the same schema."""
+    import_models()
+    conn = sqlite3.connect(f"file:{final_path}?mode=ro", uri=True)
+    try:
+        conn.execute("ATTACH DATABASE ? AS start", (f"file:{start_path}?mode=ro",))
+        tables: dict[str, TableDiff] = {}
+        for table in Base.metadata.sorted_tables:
+            if table.name in IGNORED_TABLES:
+                continue
+            found = _diff_table(conn, table)
+            if found:
+                tables[table.name] = found
+        return Diff(tables)
+    finally:
+        conn.close()
+
+
+def _diff_table(conn: sqlite3.Connection, table: Table) -> TableDiff:
+    columns = compared_columns(table)
+    quoted = ", ".join(f'"{c}"' for c in columns)  # names come from our own metadata, not input
+    pk = [columns.index(c.name) for c in table.primary_key.columns]
+
+    def rows(first: str, second: str) -> dict[tuple, dict]:
+        sql = f'SELECT {quoted} FROM {first}."{table.name}" EXCEPT SELECT {quoted} FROM {second}."{table.name}"'
+        return {tuple(r[i] for i in pk): dict(zip(columns, r)) for r in conn.execute(sql)}
+
+    after, before = rows("main", "start"), rows("start", "main")
+    result = TableDiff()
+    for key in sorted(after, key=repr):
+        if key in before:
+            result.updated.append(RowUpdate(key, before[key], after[key]))
+        else:
+            result.added.append(after[key])
+    result.removed = [before[k] for k in sorted(before, key=repr) if k not in after]
+    return result

@@ -1,0 +1,66 @@
+"""Scoring: run a task's checks on an episode and build the result.
+
+A grader fault is reported as status "error" with no score, never as an agent failure.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+
+from officegym.answers import last_answer
+from officegym.db import make_sessionmaker, sqlite_engine, transaction
+
+from .checks import CheckResult, GradeContext
+from .diff import diff_sqlite
+
+
+@dataclass
+class GradeResult:
+    """The outcome of grading one episode."""
+
+    task_id: str
+    episode: str
+    status: str  # passed | failed | error
+    success: bool | None
+    score: float | None
+    checks: list[CheckResult] = field(default_factory=list)
+    error: str = ""
+
+    def to_dict(self) -> dict:
+        """Plain dict in the documented result shape."""
+        result = {"task_id": self.task_id, "episode": self.episode, "status": self.status,
+                  "success": self.success, "score": self.score, "checks": [c.to_dict() for c in self.checks]}
+        if self.error:
+            result["error"] = self.error
+        return result
+
+
+def score_checks(checks: list[CheckResult]) -> tuple[bool, float]:
+    """Success when every check passed; score is the passed share of the total weight."""
+    total = sum(c.weight for c in checks)
+    passed = sum(c.weight for c in checks if c.passed)
+    return all(c.passed for c in checks), round(passed / total, 6) if total else 0.0
+
+
+def grade_episode(episode) -> GradeResult:
+    """Grade a task episode from its start file and its current database."""
+    if episode.task is None:
+        raise ValueError("the free episode has no task to grade")
+    from officegym.tasks.registry import get_task
+
+    template = get_task(episode.task.task_id)
+    start_engine = sqlite_engine(str(episode.start_path), readonly=True)
+    try:
+        with transaction(make_sessionmaker(start_engine), "api") as start, episode.session("api") as final:
+            ctx = GradeContext(start=start, final=final, diff=diff_sqlite(episode.start_path, episode.path),
+                               answer=last_answer(final), actor_id=episode.actor_id)
+            checks = template.check(ctx, episode.task)
+            final.rollback()  # graders only read
+    except Exception as error:  # a grader fault: report it, never score it as the agent's failure
+        return GradeResult(episode.task.task_id, episode.id, "error", None, None, [],
+                           f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=4)}")
+    finally:
+        start_engine.dispose()
+    success, score = score_checks(checks)
+    return GradeResult(episode.task.task_id, episode.id, "passed" if success else "failed", success, score, checks)

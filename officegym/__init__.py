@@ -1,0 +1,1 @@
+"""officegym: stateful enterprise app clones for training and evaluating LLM agents."""

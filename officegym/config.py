@@ -1,0 +1,46 @@
+"""Process configuration, read from the environment once."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _default_home() -> Path:
+    return Path(os.environ.get("OFFICEGYM_HOME") or Path.home() / ".cache" / "officegym")
+
+
+@dataclass
+class Settings:
+    """Where worlds are cached, where episodes live, and how the server binds."""
+
+    home: Path = field(default_factory=_default_home)
+    episodes_dir: Path = field(
+        default_factory=lambda: Path(
+            os.environ.get("OFFICEGYM_EPISODES_DIR")
+            or Path(tempfile.gettempdir()) / f"officegym-episodes-{os.getuid()}"
+        )
+    )
+    database_url: str = field(default_factory=lambda: os.environ.get("OFFICEGYM_DATABASE_URL", "sqlite"))
+    host: str = field(default_factory=lambda: os.environ.get("OFFICEGYM_HOST", "127.0.0.1"))
+    port: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_PORT", "8765")))
+    admin_token: str = field(
+        default_factory=lambda: os.environ.get("OFFICEGYM_ADMIN_TOKEN") or secrets.token_urlsafe(24)
+    )
+
+    @property
+    def worlds_dir(self) -> Path:
+        """Folder of the on-disk world cache."""
+        return self.home / "worlds"
+
+
+def load_settings(**overrides) -> Settings:
+    """Settings from the environment, with explicit overrides taking precedence."""
+    settings = Settings()
+    for key, value in overrides.items():
+        if value is not None:
+            setattr(settings, key, Path(value) if key in ("home", "episodes_dir") else value)
+    return settings

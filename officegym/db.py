@@ -1,0 +1,82 @@
+"""SQLAlchemy base, engines and the transaction helper every surface uses."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlalchemy import JSON, Integer, String, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import NullPool
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every officegym table."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} id={getattr(self, 'id', None)!r}>"
+
+
+class MetaEntry(Base):
+    """Key/value facts about a world or episode (company now, clock ticks, scale, seed)."""
+
+    __tablename__ = "og_meta"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(512))
+
+
+class Answer(Base):
+    """The answer an agent submitted for an answer task (the last one counts)."""
+
+    __tablename__ = "og_answer"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor_id: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(2000))
+    submitted_at: Mapped[str] = mapped_column(String(32))
+
+
+# Tables no grader counts as a change made by the agent.
+BOOKKEEPING_TABLES = {"og_meta", "og_journal"}
+
+
+def sqlite_engine(path: str, readonly: bool = False) -> Engine:
+    """An engine on one SQLite file, tuned for one writer and many short transactions."""
+    url = f"sqlite:///file:{path}?mode=ro&uri=true" if readonly else f"sqlite:///{path}"
+    engine = create_engine(
+        url, poolclass=NullPool if readonly else None, connect_args={"check_same_thread": False, "timeout": 15}
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn, _record):  # noqa: ANN001 - DB-API objects
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        if not readonly:
+            cursor.execute("PRAGMA synchronous=OFF")
+        cursor.close()
+
+    return engine
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """A session factory whose objects stay readable after commit."""
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+@contextmanager
+def transaction(factory: sessionmaker[Session], surface: str = "api") -> Iterator[Session]:
+    """One unit of work: commit on success, roll back on any error, so a failed action changes
+    nothing. `surface` (ui, mcp, api, setup) is recorded in the journal of every write."""
+    session = factory()
+    session.info["surface"] = surface
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+__all__ = ["Base", "MetaEntry", "Answer", "JSON", "BOOKKEEPING_TABLES", "sqlite_engine", "make_sessionmaker", "transaction"]

@@ -1,0 +1,14 @@
+"""Which apps exist, in dependency order. Importing their models fills Base.metadata."""
+
+from __future__ import annotations
+
+import importlib
+
+APPS = ("org", "chat")
+
+
+def import_models() -> None:
+    """Import every app's models module so that all tables are known to the metadata."""
+    for app in APPS:
+        importlib.import_module(f"officegym.apps.{app}.models")
+    importlib.import_module("officegym.journal")

@@ -1,0 +1,137 @@
+"""`officegym run`: play agents on task instances and report grades.
+
+Agents: `oracle` replays each instance's reference solution through the in-process MCP client;
+`null` does nothing and `spam` posts the instruction into every channel (sound tasks fail both).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable, Iterable
+
+import anyio
+
+from officegym.episodes import Episode, EpisodeStore
+from officegym.tasks.registry import match_tasks
+
+
+async def play_solution(episode: Episode) -> list[dict]:
+    """Run the reference solution of a task episode; stop at the first tool error."""
+    from mcp.client import Client
+
+    results: list[dict] = []
+    async with Client(episode.mcp_server()) as client:
+        for step in episode.task.solution:
+            result = await client.call_tool(step.tool, step.resolved_args(results))
+            if result.is_error:
+                text = " ".join(getattr(c, "text", "") for c in result.content)
+                raise RuntimeError(f"reference step {step.tool} failed: {text}")
+            results.append(result.structured_content or {})
+    return results
+
+
+async def spam_instruction(episode: Episode) -> int:
+    """A cheat: join every channel it can, post the instruction text in each, and submit the
+    instruction as the answer. Returns how many posts it made."""
+    from mcp.client import Client
+
+    posts, offset = 0, 0
+    async with Client(episode.mcp_server()) as client:
+        while offset is not None:
+            page = (await client.call_tool("chat_list_channels", {"offset": offset, "limit": 200})).structured_content
+            for channel in page["items"]:
+                await client.call_tool("chat_join_channel", {"channel": channel["id"]})
+                result = await client.call_tool("chat_post_message", {"channel": channel["id"],
+                                                                      "text": episode.instruction})
+                posts += 0 if result.is_error else 1
+            offset = page["next_offset"]
+        await client.call_tool("submit_answer", {"answer": episode.instruction[:2000]})
+    return posts
+
+
+def oracle_agent(episode: Episode) -> None:
+    """Solve the task with its reference solution."""
+    anyio.run(play_solution, episode)
+
+
+def null_agent(episode: Episode) -> None:
+    """Do nothing."""
+
+
+def spam_agent(episode: Episode) -> None:
+    """Post the instruction everywhere (a cheat every sound task must fail)."""
+    anyio.run(spam_instruction, episode)
+
+
+AGENTS: dict[str, Callable[[Episode], None]] = {"oracle": oracle_agent, "null": null_agent, "spam": spam_agent}
+
+
+def run_one(store: EpisodeStore, agent: str, task_id: str, instance: int, scale: str, seed: int) -> dict:
+    """One episode: create, play, grade, delete. Returns the grade as a dict."""
+    episode = store.create(task_id, instance, scale, seed)
+    try:
+        try:
+            AGENTS[agent](episode)
+        except Exception as error:  # the agent failed; grading still tells what state it left
+            agent_error = f"{type(error).__name__}: {error}"
+        else:
+            agent_error = ""
+        result = episode.grade().to_dict()
+        result["instance"] = instance
+        if agent_error:
+            result["agent_error"] = agent_error
+        return result
+    finally:
+        store.delete(episode.id)
+
+
+def run(store: EpisodeStore, agent: str, pattern: str = "*", instances: int = 3, scale: str = "small",
+        seed: int = 0, parallel: int = 1) -> Iterable[dict]:
+    """Yield one result per (task, instance), in order."""
+    if agent not in AGENTS:
+        raise ValueError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
+    tasks = match_tasks(pattern)
+    if not tasks:
+        raise ValueError(f"no task matches {pattern!r}")
+    store.world(scale, seed, progress=_progress)
+    jobs = [(t.id, k) for t in tasks for k in range(instances)]
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        yield from pool.map(lambda job: run_one(store, agent, job[0], job[1], scale, seed), jobs)
+
+
+def _progress(stage: str, fraction: float) -> None:
+    print(f"\rbuilding world: {stage:<24} {fraction:6.1%}", end="", file=sys.stderr, flush=True)
+    if fraction >= 1:
+        print(file=sys.stderr)
+
+
+def summary_table(results: list[dict]) -> str:
+    """A plain-text table: per task, episodes, successes, mean score, errors."""
+    rows: dict[str, list[dict]] = {}
+    for result in results:
+        rows.setdefault(result["task_id"], []).append(result)
+    lines = [f"{'task':<36} {'episodes':>8} {'success':>8} {'score':>7} {'errors':>6}"]
+    for task_id in sorted(rows):
+        group = rows[task_id]
+        scores = [r["score"] for r in group if r["score"] is not None]
+        lines.append(f"{task_id:<36} {len(group):>8} {sum(1 for r in group if r['success']):>8} "
+                     f"{(sum(scores) / len(scores) if scores else 0):>7.3f} "
+                     f"{sum(1 for r in group if r['status'] == 'error'):>6}")
+    total = len(results)
+    ok = sum(1 for r in results if r["success"])
+    lines.append(f"{'all':<36} {total:>8} {ok:>8}")
+    return "\n".join(lines)
+
+
+def print_results(results: Iterable[dict], as_json: bool) -> list[dict]:
+    """Print JSON lines as results arrive, or a table at the end."""
+    collected = []
+    for result in results:
+        collected.append(result)
+        if as_json:
+            print(json.dumps(result), flush=True)
+    if not as_json:
+        print(summary_table(collected))
+    return collected

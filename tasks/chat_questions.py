@@ -1,0 +1,103 @@
+"""Chat answer tasks: the agent submits an answer, compared after normalisation. Expected values
+are recomputed from the start state when grading."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from officegym.apps.chat.models import Channel, Message, Reaction
+from officegym.apps.org.models import Person
+from officegym.graders.checks import answer_is_number, answer_is_one_of, nothing_else_changed
+
+from . import chat_vocab as vocab
+from .base import TaskInstance, TaskTemplate, ToolCall
+from .chat import _post, _steps
+from .common import channel_named, find_message, member_ids, members, owner, person_spellings, pick
+from .registry import register
+
+EMOJIS = ["thumbsup", "tada", "heart", "rocket", "eyes", "100", "clap", "raised_hands"]
+
+
+def _react(person_id: int, channel_id: int, text: str, emoji: str):
+    def run(session):
+        from officegym.apps.chat import services as chat
+
+        message = session.scalars(select(Message).where(Message.channel_id == channel_id,
+                                                         Message.text == text)).first()
+        chat.add_reaction(session, session.get(Person, person_id), message.id, emoji)
+    return run
+
+
+@register
+class CountReactions(TaskTemplate):
+    id, apps, difficulty = "chat.count_reactions", ("chat",), 1
+    summary = "Count the different people who reacted to the CEO's announcement."
+
+    def sample(self, session, rng, instance):
+        general, ceo = channel_named(session, "general"), owner(session)
+        topic, decoy = rng.sample(sorted(vocab.ANNOUNCEMENTS), 2)
+        text, paraphrase = vocab.ANNOUNCEMENTS[topic]
+        decoy_text = vocab.ANNOUNCEMENTS[decoy][0]
+        crowd = [p for p in members(session) if p.id in member_ids(session, general.id)]
+        reactors = rng.sample(crowd, rng.randint(3, min(12, len(crowd) - 2)))
+        steps = [_post(ceo.id, general.id, text), _post(ceo.id, general.id, decoy_text)]
+        for person in reactors:
+            for emoji in rng.sample(EMOJIS, rng.choice((1, 1, 2))):
+                steps.append(_react(person.id, general.id, text, emoji))
+        for person in rng.sample(crowd, 3):
+            steps.append(_react(person.id, general.id, decoy_text, "eyes"))
+        asker = pick(rng, [p for p in crowd if p not in reactors])
+        return TaskInstance(
+            self.id, instance, asker.id,
+            f"How many different people reacted to {ceo.name}'s announcement in #general saying that "
+            f"{paraphrase}? Submit the number with submit_answer.",
+            [ToolCall("chat_search_messages", {"query": text, "channel": "general"}),
+             ToolCall("submit_answer", {"answer": str(len(reactors))})],
+            {"channel": general.id, "text": text, "author": ceo.id}, setup=_steps(*steps), is_answer_task=True)
+
+    def check(self, ctx, inst):
+        p = inst.params
+        message = find_message(ctx.start, p["author"], p["channel"], p["text"])
+        expected = ctx.start.scalar(select(func.count(func.distinct(Reaction.person_id)))
+                                    .where(Reaction.message_id == message.id))
+        return [answer_is_number(ctx.answer, expected, weight=2), nothing_else_changed(ctx.diff, [])]
+
+
+@register
+class BusiestPoster(TaskTemplate):
+    id, apps, difficulty = "chat.busiest_poster", ("chat",), 2
+    split = "test"
+    summary = "Name the person who posted the most messages in a channel (replies included)."
+
+    def sample(self, session, rng, instance):
+        counts = _counts(session)
+        channels = sorted({c for c, _ in counts})
+        for _ in range(200):
+            channel = session.get(Channel, pick(rng, channels))
+            if channel.kind in ("public", "private") and sum(n for (c, _), n in counts.items() if c == channel.id) >= 8:
+                break
+        tally = sorted(((n, a) for (c, a), n in counts.items() if c == channel.id), reverse=True)
+        steps = []
+        if len(tally) > 1 and tally[0][0] == tally[1][0]:  # break a tie so the answer is unique
+            steps.append(_post(tally[0][1], channel.id, "One more update from me on this."))
+        winner = session.get(Person, tally[0][1])
+        asker = session.get(Person, pick(rng, sorted(member_ids(session, channel.id))))
+        return TaskInstance(
+            self.id, instance, asker.id,
+            f"Who has posted the most messages in #{channel.name}, counting thread replies? Submit their full "
+            "name with submit_answer.",
+            [ToolCall("submit_answer", {"answer": winner.name})],
+            {"channel": channel.id}, setup=_steps(*steps) if steps else None, is_answer_task=True)
+
+    def check(self, ctx, inst):
+        tally = sorted(((n, a) for (c, a), n in _counts(ctx.start).items() if c == inst.params["channel"]),
+                       reverse=True)
+        winner = ctx.start.get(Person, tally[0][1])
+        return [answer_is_one_of(ctx.answer, person_spellings(winner), winner.name, weight=2),
+                nothing_else_changed(ctx.diff, [])]
+
+
+def _counts(session) -> dict[tuple[int, int], int]:
+    rows = session.execute(select(Message.channel_id, Message.author_id, func.count())
+                           .where(Message.deleted_at.is_(None)).group_by(Message.channel_id, Message.author_id))
+    return {(c, a): n for c, a, n in rows}

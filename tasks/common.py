@@ -1,0 +1,119 @@
+"""Helpers shared by task templates: picking records from a world, finding them again at grading
+time, and the allowances of common writes for "nothing else changed"."""
+
+from __future__ import annotations
+
+import random
+from typing import Iterable, Sequence, TypeVar
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.chat.models import Channel, Membership, Mention, Message
+from officegym.apps.org.models import Person, Team
+from officegym.graders.checks import Allow, GradeContext
+
+T = TypeVar("T")
+ANY = object()
+
+
+def pick(rng: random.Random, items: Sequence[T]) -> T:
+    """One item, chosen by the task's RNG (never from an empty world)."""
+    if not items:
+        raise RuntimeError("the world has nothing to pick from for this task")
+    return items[rng.randrange(len(items))]
+
+
+def everyone(session: Session) -> list[Person]:
+    """All people, by id."""
+    return list(session.scalars(select(Person).order_by(Person.id)))
+
+
+def members(session: Session, person_role: str | None = None) -> list[Person]:
+    """People with a given workspace role (default: everyone but the owner)."""
+    stmt = select(Person).order_by(Person.id)
+    stmt = stmt.where(Person.role == person_role) if person_role else stmt.where(Person.role != "owner")
+    return list(session.scalars(stmt))
+
+
+def owner(session: Session) -> Person:
+    """The company's owner (the CEO)."""
+    return session.scalars(select(Person).where(Person.role == "owner").order_by(Person.id)).first()
+
+
+def channel_named(session: Session, name: str) -> Channel:
+    """A channel by exact name."""
+    return session.scalar(select(Channel).where(Channel.name == name))
+
+
+def member_ids(session: Session, channel_id: int) -> set[int]:
+    """Ids of a channel's members."""
+    return set(session.scalars(select(Membership.person_id).where(Membership.channel_id == channel_id)))
+
+
+def channels_of(session: Session, person_id: int, kinds: Iterable[str] = ("public", "private"),
+                open_only: bool = True) -> list[Channel]:
+    """Channels a person is in, by id."""
+    stmt = (select(Channel).join(Membership, Membership.channel_id == Channel.id)
+            .where(Membership.person_id == person_id, Channel.kind.in_(tuple(kinds))).order_by(Channel.id))
+    if open_only:
+        stmt = stmt.where(Channel.is_archived.is_(False))
+    return list(session.scalars(stmt))
+
+
+def teams_with_members(session: Session, minimum: int = 2) -> list[Team]:
+    """Teams with at least `minimum` people, by id."""
+    counts = dict(session.execute(select(Person.team_id, func.count()).group_by(Person.team_id)).all())
+    return [t for t in session.scalars(select(Team).order_by(Team.id)) if counts.get(t.id, 0) >= minimum]
+
+
+def team_member_ids(session: Session, team_id: int) -> set[int]:
+    """Ids of a team's people."""
+    return set(session.scalars(select(Person.id).where(Person.team_id == team_id)))
+
+
+def find_message(session: Session, author_id: int, channel_id: int, text: str) -> Message | None:
+    """The newest message with exactly this author, channel and text."""
+    return session.scalars(select(Message).where(Message.author_id == author_id, Message.channel_id == channel_id,
+                                                 Message.text == text).order_by(Message.id.desc())).first()
+
+
+def added_messages(ctx: GradeContext, author_id: int | None = None) -> list[dict]:
+    """Message rows the episode added, optionally only those by one author."""
+    rows = ctx.diff.table("chat_message").added
+    return [r for r in rows if author_id is None or r["author_id"] == author_id]
+
+
+def allow_posts(ctx: GradeContext, channel_id=ANY, thread_parent_id=ANY) -> list[Allow]:
+    """Allow the actor's new messages (and their mentions) in one channel / thread."""
+    def ok(row: dict) -> bool:
+        return (row["author_id"] == ctx.actor_id and (channel_id is ANY or row["channel_id"] == channel_id)
+                and (thread_parent_id is ANY or row["thread_parent_id"] == thread_parent_id))
+
+    posted = {r["id"] for r in ctx.diff.table("chat_message").added if ok(r)}
+    return [Allow("chat_message", ("added",), ok),
+            Allow("chat_mention", ("added",), lambda row: row["message_id"] in posted)]
+
+
+def allow_new_conversation(ctx: GradeContext, channel_name: str) -> list[Allow]:
+    """Allow opening one DM / group DM (its channel row and memberships)."""
+    channel = ctx.final.scalar(select(Channel).where(Channel.name == channel_name))
+    channel_id = channel.id if channel else -1
+    return [Allow("chat_channel", ("added",), lambda row: row["name"] == channel_name),
+            Allow("chat_membership", ("added",), lambda row: row["channel_id"] == channel_id)]
+
+
+def mentions_of(session: Session, message_id: int) -> set[int]:
+    """Ids of the people a message mentions."""
+    return set(session.scalars(select(Mention.person_id).where(Mention.message_id == message_id)))
+
+
+def person_spellings(person: Person) -> list[str]:
+    """Ways an answer may name a person: full name, handle, @handle, email."""
+    return [person.name, person.handle, f"@{person.handle}", person.email]
+
+
+def contains_text(haystack: str, needle: str) -> bool:
+    """Case-insensitive containment with whitespace folded."""
+    fold = lambda s: " ".join(s.casefold().split())  # noqa: E731
+    return fold(needle) in fold(haystack)

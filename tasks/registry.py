@@ -1,0 +1,47 @@
+"""The task registry: every template, by id. Task modules register on import."""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib
+
+from officegym.errors import NotFound
+
+from .base import TaskTemplate
+
+_TASKS: dict[str, TaskTemplate] = {}
+TASK_MODULES = ("chat", "chat_channels", "chat_questions")
+
+
+def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:
+    """Class decorator: add a template to the registry."""
+    template = template_class()
+    if template.id in _TASKS:
+        raise ValueError(f"task id {template.id} registered twice")
+    _TASKS[template.id] = template
+    return template_class
+
+
+def _load() -> None:
+    for module in TASK_MODULES:
+        importlib.import_module(f"officegym.tasks.{module}")
+
+
+def all_tasks() -> list[TaskTemplate]:
+    """Every registered template, by id."""
+    _load()
+    return [_TASKS[key] for key in sorted(_TASKS)]
+
+
+def get_task(task_id: str) -> TaskTemplate:
+    """One template by id."""
+    _load()
+    if task_id not in _TASKS:
+        raise NotFound(f"No task {task_id!r}. Known tasks: {', '.join(sorted(_TASKS))}.")
+    return _TASKS[task_id]
+
+
+def match_tasks(pattern: str) -> list[TaskTemplate]:
+    """Templates whose id matches a glob such as `chat.*` (comma-separated globs allowed)."""
+    patterns = [p.strip() for p in pattern.split(",") if p.strip()]
+    return [t for t in all_tasks() if any(fnmatch.fnmatchcase(t.id, p) for p in patterns)]

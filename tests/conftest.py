@@ -1,0 +1,97 @@
+"""Shared fixtures: one world cache for the whole run, a fresh episode per test."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Worlds are cached between runs in the checkout (ignored by git); episodes live in a temp dir.
+os.environ.setdefault("OFFICEGYM_HOME", str(ROOT / ".officegym" / "test-home"))
+
+import socket  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+import uvicorn  # noqa: E402
+
+from officegym.config import load_settings  # noqa: E402
+from officegym.episodes import EpisodeStore  # noqa: E402
+from officegym.server import build_app  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory):
+    """Settings with the shared world cache and a private episodes folder."""
+    return load_settings(episodes_dir=tmp_path_factory.mktemp("episodes"))
+
+
+@pytest.fixture(scope="session")
+def store(settings):
+    """The process's episode store; every episode is deleted at the end of the run."""
+    episodes = EpisodeStore(settings)
+    yield episodes
+    episodes.close()
+
+
+@pytest.fixture
+def episode(store):
+    """A fresh free episode on the tiny world, acting as the owner; deleted after the test."""
+    created = store.create(scale="tiny", seed=0)
+    yield created
+    store.delete(created.id)
+
+
+@pytest.fixture
+def small_episode(store):
+    """A fresh free episode on the small world."""
+    created = store.create(scale="small", seed=0)
+    yield created
+    store.delete(created.id)
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    """uvicorn serving build_app() in a background thread."""
+
+    def __init__(self, store: EpisodeStore, scale: str = "tiny"):
+        self.settings = load_settings(host="127.0.0.1", port=free_port(), admin_token="test-admin-token")
+        self.store = store
+        self.base_url = f"http://127.0.0.1:{self.settings.port}"
+        app = build_app(store, self.settings, self.base_url, scale=scale, seed=0)
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.settings.port,
+                                                    log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "LiveServer":
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def admin(self) -> dict:
+        """Headers of the control API's admin."""
+        return {"Authorization": f"Bearer {self.settings.admin_token}"}
+
+
+@pytest.fixture(scope="module")
+def live_server(settings):
+    """A served store on the tiny world."""
+    store = EpisodeStore(settings)
+    with LiveServer(store) as server:
+        yield server
+    store.close()
