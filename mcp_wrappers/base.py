@@ -5,20 +5,25 @@ one transaction on the episode that served the call (surface "mcp"), loads the a
 service's OfficeError into an `is_error` result carrying the service's message.
 Tools are collected with `@tool(...)` and turned into SDK Tool objects once per process; each
 episode's server reuses them, so building a server costs well under a millisecond.
+This module also holds the argument types that several apps share.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Annotated, Any, Callable, Iterator, Sequence, TypeVar
 
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BeforeValidator, Field, StringConstraints
 
+from officegym.apps.org.services import MAX_ID
 from officegym.errors import OfficeError
+from officegym.pagination import Page, check_window
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -61,14 +66,23 @@ def episode_call(ctx: Context) -> Iterator[tuple[Any, Any]]:
         raise ToolError(error.message) from None
 
 
-class PageInfo(BaseModel):
-    """Where a paginated list stands."""
-
-    total: int = Field(description="How many items match in all")
-    offset: int = Field(description="Offset of the first item returned")
-    next_offset: int | None = Field(description="Pass as `offset` for the next page; null on the last page")
+def page_of(items: Sequence[T], offset: int, limit: int) -> Page[T]:
+    """One window of a complete list that a service returned (short lists such as teams or pins)."""
+    check_window(offset, limit)
+    return Page(list(items[offset:offset + limit]), len(items), offset, limit)
 
 
-def page_info(page) -> PageInfo:
-    """PageInfo of an officegym Page."""
-    return PageInfo(total=page.total, offset=page.offset, next_offset=page.next_offset)
+def _no_bool(value: Any) -> Any:
+    # JSON true/false would otherwise pass as the numbers 1 and 0.
+    if isinstance(value, bool):
+        raise ValueError("expected a number, not true/false")
+    return value
+
+
+Int = Annotated[int, BeforeValidator(_no_bool)]
+Id = Annotated[Int, Field(ge=1, le=MAX_ID)]
+IdOrName = Int | Annotated[str, StringConstraints(max_length=160)]
+Offset = Annotated[Int, Field(ge=0, le=MAX_ID, description=(
+    "How many results to skip; pass next_offset from the previous page"))]
+Limit = Annotated[Int, Field(ge=1, le=200, description="Most results to return (1-200)")]
+PersonRef = Annotated[IdOrName, Field(description="The person: @handle, email, exact full name or numeric id")]

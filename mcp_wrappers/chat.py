@@ -9,29 +9,21 @@ from __future__ import annotations
 from typing import Annotated
 
 from mcp.server.mcpserver import Context
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
 from officegym.apps.chat import schemas, services
 from officegym.apps.org.schemas import PersonPage, people_out
 
-from .base import episode_call, tool
+from .base import Id, IdOrName, Limit, Offset, PersonRef, episode_call, page_of, tool
 
-ChannelRef = Annotated[int | Annotated[str, StringConstraints(max_length=100)], Field(
-    description="The channel: #name (e.g. #general), name, or numeric id; a DM or group DM by its numeric id")]
-PersonRef = int | Annotated[str, StringConstraints(max_length=160)]
-PersonArg = Annotated[PersonRef, Field(description="The person: @handle, email, exact full name or numeric id")]
-People = Annotated[list[PersonRef], Field(min_length=1, max_length=50, description=(
+ChannelRef = Annotated[IdOrName, Field(description=(
+    "The channel: #name (e.g. #general), name, or numeric id; a DM or group DM by its numeric id"))]
+People = Annotated[list[IdOrName], Field(min_length=1, max_length=50, description=(
     "People as a list of @handles, emails, exact full names or numeric ids, e.g. [\"@ana.lopez\"]"))]
-MessageId = Annotated[int, Field(ge=1, description="Numeric id of the message (from a list, search or thread)")]
-Text = Annotated[str, Field(max_length=4000, description=(
-    "Message text (plain text, at most 4000 characters); write @handle to mention someone"))]
+MessageId = Annotated[Id, Field(description="Numeric id of the message (from a list, search or thread)")]
+Text = Annotated[str, Field(max_length=services.MAX_TEXT, description=(
+    f"Message text (plain text, at most {services.MAX_TEXT} characters); write @handle to mention someone"))]
 Emoji = Annotated[str, Field(max_length=60, description="Emoji name such as thumbsup, tada or :white_check_mark:")]
-Offset = Annotated[int, Field(ge=0, description="How many results to skip; pass next_offset from the previous page")]
-Limit = Annotated[int, Field(ge=1, le=200, description="Most results to return (1-200)")]
-
-
-def _channel(session, actor, channel) -> schemas.ChannelOut:
-    return schemas.channel_out(session, actor, channel)
 
 
 # ---------------------------------------------------------------- channels
@@ -57,7 +49,7 @@ def chat_list_channels(
 def chat_get_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Get one channel or DM: topic, purpose, whether it is archived, your membership and unread count."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.get_channel(session, actor, channel))
+        return schemas.channel_out(session, actor, services.get_channel(session, actor, channel))
 
 
 @tool(read_only=True)
@@ -74,71 +66,75 @@ def chat_create_channel(
     name: Annotated[str, Field(max_length=100, description=(
         "New channel name: lowercase letters, digits, '-' or '_', e.g. q3-launch (a leading # is ignored)"))],
     is_private: Annotated[bool, Field(description="true for a private channel visible to members only")] = False,
-    topic: Annotated[str, Field(max_length=250, description="Short topic shown in the header (optional)")] = "",
-    purpose: Annotated[str, Field(max_length=250, description="What the channel is for (optional)")] = "",
-    members: Annotated[list[PersonRef] | None, Field(max_length=50, description=(
+    topic: Annotated[str, Field(max_length=services.MAX_TOPIC, description="Short topic shown in the header")] = "",
+    purpose: Annotated[str, Field(max_length=services.MAX_TOPIC, description="What the channel is for")] = "",
+    members: Annotated[list[IdOrName] | None, Field(max_length=50, description=(
         "People to add besides you: @handles, emails, full names or ids (optional)"))] = None,
 ) -> schemas.ChannelOut:
     """Create a public or private channel; you and the listed members join it."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.create_channel(session, actor, name, is_private, topic,
-                                                                purpose, members))
+        made = services.create_channel(session, actor, name, is_private, topic, purpose, members)
+        return schemas.channel_out(session, actor, made)
 
 
 @tool()
 def chat_update_channel(
     ctx: Context,
     channel: ChannelRef,
-    topic: Annotated[str | None, Field(max_length=250, description="New topic ('' clears it); omit to keep")] = None,
-    purpose: Annotated[str | None, Field(max_length=250, description="New purpose ('' clears it); omit to keep")] = None,
+    topic: Annotated[str | None, Field(max_length=services.MAX_TOPIC, description=(
+        "New topic ('' clears it); omit to keep"))] = None,
+    purpose: Annotated[str | None, Field(max_length=services.MAX_TOPIC, description=(
+        "New purpose ('' clears it); omit to keep"))] = None,
     name: Annotated[str | None, Field(max_length=100, description=(
-        "New name (lowercase letters, digits, '-' or '_'); omit to keep. Only the creator or an admin renames"))] = None,
+        "New name (lowercase letters, digits, '-' or '_'); omit to keep. Only the creator or an admin renames"
+    ))] = None,
 ) -> schemas.ChannelOut:
     """Change a channel's topic or purpose (members may) or rename it (its creator or an admin may)."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.update_channel(session, actor, channel, topic, purpose, name))
+        changed = services.update_channel(session, actor, channel, topic, purpose, name)
+        return schemas.channel_out(session, actor, changed)
 
 
 @tool(destructive=True)
 def chat_archive_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Archive a channel so it becomes read-only (workspace admins and owners only)."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.archive_channel(session, actor, channel))
+        return schemas.channel_out(session, actor, services.archive_channel(session, actor, channel))
 
 
 @tool()
 def chat_unarchive_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Bring an archived channel back so people can post again (workspace admins and owners only)."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.unarchive_channel(session, actor, channel))
+        return schemas.channel_out(session, actor, services.unarchive_channel(session, actor, channel))
 
 
 @tool()
 def chat_join_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Join a public channel (private channels need an invitation from a member)."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.join_channel(session, actor, channel))
+        return schemas.channel_out(session, actor, services.join_channel(session, actor, channel))
 
 
 @tool(destructive=True)
 def chat_leave_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Leave a channel you are in (you cannot leave #general or a DM)."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.leave_channel(session, actor, channel))
+        return schemas.channel_out(session, actor, services.leave_channel(session, actor, channel))
 
 
 @tool()
 def chat_invite_to_channel(ctx: Context, channel: ChannelRef, people: People) -> schemas.ChannelOut:
     """Add people to a channel you are a member of."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.invite_to_channel(session, actor, channel, people))
+        return schemas.channel_out(session, actor, services.invite_to_channel(session, actor, channel, people))
 
 
 @tool(destructive=True)
-def chat_remove_from_channel(ctx: Context, channel: ChannelRef, person: PersonArg) -> schemas.ChannelOut:
+def chat_remove_from_channel(ctx: Context, channel: ChannelRef, person: PersonRef) -> schemas.ChannelOut:
     """Remove someone from a channel (the channel's creator or a workspace admin only)."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.remove_from_channel(session, actor, channel, person))
+        return schemas.channel_out(session, actor, services.remove_from_channel(session, actor, channel, person))
 
 
 # ---------------------------------------------------------------- direct messages
@@ -147,7 +143,7 @@ def chat_remove_from_channel(ctx: Context, channel: ChannelRef, person: PersonAr
 def chat_open_conversation(ctx: Context, people: People) -> schemas.ChannelOut:
     """Open (or find) the DM with one person or the group DM with 2-8 people; post in it with its id."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.open_conversation(session, actor, people))
+        return schemas.channel_out(session, actor, services.open_conversation(session, actor, people))
 
 
 @tool(read_only=True)
@@ -166,7 +162,7 @@ def chat_post_message(
     ctx: Context,
     channel: ChannelRef,
     text: Text,
-    thread_parent_id: Annotated[int | None, Field(ge=1, description=(
+    thread_parent_id: Annotated[Id | None, Field(description=(
         "To reply in a thread, the id of the message to reply to; omit to post in the channel"))] = None,
 ) -> schemas.MessageOut:
     """Post a message in a channel or DM you are in, or reply in a thread; @handles in the text mention people."""
@@ -199,7 +195,7 @@ def chat_get_message(ctx: Context, message_id: MessageId) -> schemas.MessageOut:
 def chat_list_messages(
     ctx: Context,
     channel: ChannelRef,
-    before_id: Annotated[int | None, Field(ge=1, description=(
+    before_id: Annotated[Id | None, Field(description=(
         "Only messages older than this id: pass next_before_id from the previous page; omit for the newest"))] = None,
     limit: Limit = 50,
 ) -> schemas.MessageHistory:
@@ -220,11 +216,12 @@ def chat_get_thread(ctx: Context, message_id: MessageId, offset: Offset = 0, lim
 def chat_search_messages(
     ctx: Context,
     query: Annotated[str, Field(max_length=500, description="Words that must all appear in the message")] = "",
-    channel: Annotated[int | Annotated[str, StringConstraints(max_length=100)] | None, Field(
+    channel: Annotated[IdOrName | None, Field(
         description="Only in this channel (#name, name or id); omit for everywhere you can read")] = None,
-    author: Annotated[PersonRef | None, Field(
+    author: Annotated[IdOrName | None, Field(
         description="Only messages by this person (@handle, email, full name or id)")] = None,
-    after: Annotated[str | None, Field(max_length=40, description="Only messages on or after this day, YYYY-MM-DD")] = None,
+    after: Annotated[str | None, Field(max_length=40, description=(
+        "Only messages on or after this day, YYYY-MM-DD"))] = None,
     before: Annotated[str | None, Field(max_length=40, description="Only messages before this day, YYYY-MM-DD")] = None,
     offset: Offset = 0,
     limit: Limit = 20,
@@ -273,29 +270,29 @@ def chat_unpin_message(ctx: Context, message_id: MessageId) -> schemas.MessageOu
 
 
 @tool(read_only=True)
-def chat_list_pins(ctx: Context, channel: ChannelRef) -> schemas.MessagesOut:
+def chat_list_pins(ctx: Context, channel: ChannelRef, offset: Offset = 0, limit: Limit = 50) -> schemas.MessagePage:
     """List a channel's pinned messages, most recently pinned first."""
     with episode_call(ctx) as (session, actor):
-        pins = services.list_pins(session, actor, channel)
-        return schemas.MessagesOut(items=schemas.messages_out(session, pins), total=len(pins))
+        return schemas.message_page_out(session, page_of(services.list_pins(session, actor, channel), offset, limit))
 
 
 # ---------------------------------------------------------------- unread state
 
 @tool(read_only=True)
-def chat_list_unreads(ctx: Context) -> schemas.UnreadsOut:
+def chat_list_unreads(ctx: Context, offset: Offset = 0, limit: Limit = 50) -> schemas.UnreadPage:
     """List your channels and DMs with unread messages by others, most unread first."""
     with episode_call(ctx) as (session, actor):
-        return schemas.unreads_out(session, actor, services.unread_counts(session, actor))
+        page = page_of(services.list_unreads(session, actor), offset, limit)
+        return schemas.unread_page_out(session, actor, page)
 
 
 @tool()
 def chat_mark_read(
     ctx: Context,
     channel: ChannelRef,
-    message_id: Annotated[int | None, Field(ge=1, description=(
+    message_id: Annotated[Id | None, Field(description=(
         "Mark read up to and including this message; omit to mark everything read"))] = None,
 ) -> schemas.ChannelOut:
     """Mark a channel or DM you are in as read, up to a message or entirely."""
     with episode_call(ctx) as (session, actor):
-        return _channel(session, actor, services.mark_read(session, actor, channel, message_id))
+        return schemas.channel_out(session, actor, services.mark_read(session, actor, channel, message_id))

@@ -5,20 +5,16 @@ from __future__ import annotations
 from typing import Annotated
 
 from mcp.server.mcpserver import Context
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
 from officegym.apps.org import schemas, services
 
-from .base import episode_call, tool
+from .base import IdOrName, Limit, Offset, PersonRef, episode_call, page_of, tool
 
-PersonRef = Annotated[int | Annotated[str, StringConstraints(max_length=160)], Field(
-    description="The person: @handle, email, exact full name or numeric id")]
-DepartmentRef = Annotated[int | Annotated[str, StringConstraints(max_length=80)], Field(
-    description="The department: name (e.g. Sales), slug or numeric id")]
-TeamRef = Annotated[int | Annotated[str, StringConstraints(max_length=80)], Field(
-    description="The team: name, slug or numeric id")]
-Offset = Annotated[int, Field(ge=0, description="How many results to skip; pass next_offset from the previous page")]
-Limit = Annotated[int, Field(ge=1, le=200, description="Most results to return (1-200)")]
+DepartmentRef = Annotated[IdOrName, Field(description="The department: name (e.g. Sales), slug or numeric id")]
+DepartmentFilter = Annotated[IdOrName | None, Field(
+    description="Only in this department (name, slug or numeric id); omit for all")]
+TeamRef = Annotated[IdOrName, Field(description="The team: name, slug or numeric id")]
 
 
 @tool(read_only=True)
@@ -26,12 +22,11 @@ def org_search_people(
     ctx: Context,
     query: Annotated[str, Field(max_length=200, description=(
         "Words that must all appear in the name, handle, email or job title; empty lists everyone"))] = "",
-    department: Annotated[int | Annotated[str, StringConstraints(max_length=80)] | None, Field(
-        description="Only people in this department (name, slug or id); omit for all")] = None,
+    department: DepartmentFilter = None,
     offset: Offset = 0,
     limit: Limit = 50,
 ) -> schemas.PersonPage:
-    """Find people in the company directory by part of a name, handle, email or title; use it to learn someone's handle."""
+    """Find people in the directory by part of a name, handle, email or title; use it to learn a handle."""
     with episode_call(ctx) as (session, actor):
         page = services.search_people(session, actor, query, department, offset, limit)
         return schemas.PersonPage(items=schemas.people_out(session, page.items), **schemas.page_fields(page))
@@ -45,19 +40,21 @@ def org_get_person(ctx: Context, person: PersonRef) -> schemas.PersonOut:
 
 
 @tool(read_only=True)
-def org_list_direct_reports(ctx: Context, person: PersonRef) -> schemas.PeopleOut:
-    """List the people who report directly to someone (their manager field names that person)."""
+def org_list_direct_reports(ctx: Context, person: PersonRef, offset: Offset = 0,
+                            limit: Limit = 100) -> schemas.PersonPage:
+    """List the people who report directly to someone (their manager field names that person), by name."""
     with episode_call(ctx) as (session, actor):
-        people = services.direct_reports(session, actor, person)
-        return schemas.PeopleOut(items=schemas.people_out(session, people), total=len(people))
+        page = page_of(services.direct_reports(session, actor, person), offset, limit)
+        return schemas.PersonPage(items=schemas.people_out(session, page.items), **schemas.page_fields(page))
 
 
 @tool(read_only=True)
-def org_list_departments(ctx: Context) -> schemas.DepartmentsOut:
-    """List every department with its head, headcount and teams."""
+def org_list_departments(ctx: Context, offset: Offset = 0, limit: Limit = 100) -> schemas.DepartmentPage:
+    """List the departments by name, each with its head, headcount and teams."""
     with episode_call(ctx) as (session, actor):
-        departments = services.list_departments(session, actor)
-        return schemas.DepartmentsOut(items=schemas.departments_out(session, departments), total=len(departments))
+        page = page_of(services.list_departments(session, actor), offset, limit)
+        return schemas.DepartmentPage(items=schemas.departments_out(session, page.items),
+                                      **schemas.page_fields(page))
 
 
 @tool(read_only=True)
@@ -68,15 +65,12 @@ def org_get_department(ctx: Context, department: DepartmentRef) -> schemas.Depar
 
 
 @tool(read_only=True)
-def org_list_teams(
-    ctx: Context,
-    department: Annotated[int | Annotated[str, StringConstraints(max_length=80)] | None, Field(
-        description="Only teams of this department (name, slug or id); omit for every team")] = None,
-) -> schemas.TeamsOut:
-    """List teams with their department, lead and size, optionally for one department."""
+def org_list_teams(ctx: Context, department: DepartmentFilter = None, offset: Offset = 0,
+                   limit: Limit = 100) -> schemas.TeamPage:
+    """List teams by name with their department, lead and size, optionally for one department."""
     with episode_call(ctx) as (session, actor):
-        teams = services.list_teams(session, actor, department)
-        return schemas.TeamsOut(items=schemas.teams_out(session, teams), total=len(teams))
+        page = page_of(services.list_teams(session, actor, department), offset, limit)
+        return schemas.TeamPage(items=schemas.teams_out(session, page.items), **schemas.page_fields(page))
 
 
 @tool(read_only=True)

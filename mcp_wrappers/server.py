@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import importlib
 import threading
+from typing import Any
 
 from mcp.server import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools.base import Tool
+from pydantic import ValidationError
 
 from . import base
 
@@ -18,6 +21,58 @@ INSTRUCTIONS = ("Tools of officegym, a company's workplace apps. Tool names are 
                 "Lists are paginated: pass next_offset back as offset. Errors explain what to fix.")
 
 
+class OfficeTool(Tool):
+    """An SDK tool that refuses unknown arguments, explains bad ones in one line per argument and
+    reports a service's refusal in the service's own words.
+
+    A misspelt optional argument (thread_id for thread_parent_id) would otherwise be dropped
+    silently and the call would do something else than asked; pydantic's own report is long and
+    names internal models, so it is rewritten for an agent.
+    """
+
+    async def run(self, arguments: dict[str, Any], context, convert_result: bool = False) -> Any:
+        """Check the arguments, then run the tool as the SDK does."""
+        known = self.parameters.get("properties", {})
+        unknown = sorted(set(arguments) - set(known))
+        if unknown:
+            raise ToolError(f"{self.name} has no argument {', '.join(map(repr, unknown))}. "
+                            f"Its arguments are: {', '.join(known) or 'none'}.")
+        try:
+            self.fn_metadata.validate_arguments(arguments)
+        except ValidationError as error:
+            raise ToolError(f"Invalid arguments for {self.name}: {explain(error, known)}") from None
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as error:
+            if isinstance(error.__cause__, ToolError):  # a service's refusal: its message is the whole answer
+                raise error.__cause__ from None
+            raise
+
+
+def explain(error: ValidationError, properties: dict[str, Any]) -> str:
+    """One sentence per bad argument: what was given, what is expected."""
+    problems: dict[str, list[str]] = {}
+    given: dict[str, Any] = {}
+    for item in error.errors(include_url=False):
+        name = str(item["loc"][0]) if item["loc"] else "arguments"
+        given.setdefault(name, item.get("input"))
+        if item["msg"] not in problems.setdefault(name, []):
+            problems[name].append(item["msg"])
+    sentences = []
+    for name, messages in problems.items():
+        expected = properties.get(name, {}).get("description", "")
+        shown = "nothing" if problems[name] == ["Field required"] else _shown(given[name])
+        sentences.append(f"{name}: {' or '.join(messages).lower()} (got {shown})."
+                         + (f" Expected: {expected}." if expected else ""))
+    return " ".join(sentences)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str) and len(value) > 60:
+        return f"a text of {len(value)} characters"
+    return repr(value)[:80]
+
+
 def catalog() -> list[Tool]:
     """Every tool, built once per process."""
     global _catalog
@@ -25,8 +80,11 @@ def catalog() -> list[Tool]:
         if _catalog is None:
             for module in WRAPPER_MODULES:
                 importlib.import_module(f"officegym.mcp_wrappers.{module}")
-            _catalog = [Tool.from_function(spec.fn, name=spec.name, annotations=spec.annotations)
-                        for spec in base.SPECS]
+            tools = [OfficeTool.from_function(spec.fn, name=spec.name, annotations=spec.annotations)
+                     for spec in base.SPECS]
+            for built in tools:
+                built.parameters["additionalProperties"] = False
+            _catalog = tools
     return _catalog
 
 

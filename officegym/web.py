@@ -1,5 +1,5 @@
 """The browser UI: the app factory, episode routing, one transaction per request, CSRF, and the
-one place where service errors become pages, flash messages and HTTP codes.
+one place where service errors become error pages with their HTTP codes.
 
 Views in `apps/<app>/views.py` use `ui()` for their transaction, `back_url()` to go back after a
 POST, and the small form parsers below; every rule stays in the services.
@@ -35,6 +35,8 @@ EMOJI_GLYPHS = {
     "thumbsup": "👍", "+1": "👍", "thumbsdown": "👎", "-1": "👎", "heart": "❤️", "tada": "🎉",
     "eyes": "👀", "white_check_mark": "✅", "joy": "😂", "rocket": "🚀", "pray": "🙏", "fire": "🔥",
     "100": "💯", "smile": "😄", "thinking_face": "🤔", "raised_hands": "🙌", "clap": "👏", "wave": "👋",
+    "hugging_face": "🤗", "laughing": "😆", "sob": "😭", "muscle": "💪", "star": "⭐", "sparkles": "✨",
+    "ok_hand": "👌", "bulb": "💡", "warning": "⚠️", "x": "❌", "question": "❓", "coffee": "☕",
 }
 ERROR_TITLES = {"NotFound": "Not found", "Forbidden": "Not allowed", "Invalid": "Invalid input",
                 "Conflict": "Conflict"}
@@ -141,13 +143,16 @@ def csrf_token() -> str:
     return token
 
 
-def linkify_mentions(text: str) -> Markup:
-    """Message text, escaped, with each @handle linked to that person's profile."""
+def linkify_mentions(text: str, handles: list[str] | None = None) -> Markup:
+    """Message text, escaped, with each @handle linked to that person's profile (only the
+    `handles` really mentioned, when given: '@nobody' stays plain text)."""
     pieces: list[Markup] = []
     last = 0
     for match in MENTION.finditer(text or ""):
-        pieces.append(escape(text[last:match.start()]))
         handle = match.group(1).lower()
+        if handles is not None and handle not in handles:
+            continue
+        pieces.append(escape(text[last:match.start()]))
         href = url_for("org.person", ref=handle)
         pieces.append(Markup('<a class="mention" href="{}">@{}</a>').format(href, match.group(1)))
         last = match.end()

@@ -44,11 +44,11 @@ class ChannelPage(PageFields):
     items: list[ChannelOut]
 
 
-class UnreadsOut(BaseModel):
-    """Your conversations with unread messages, most unread first."""
+class UnreadPage(PageFields):
+    """One page of your conversations with unread messages, most unread first."""
 
     items: list[ChannelOut]
-    total_unread: int = Field(description="Unread messages over all these conversations")
+    total_unread: int = Field(description="Unread messages over all your conversations")
 
 
 class ReactionOut(BaseModel):
@@ -99,13 +99,6 @@ class ThreadOut(PageFields):
     replies: list[MessageOut]
 
 
-class MessagesOut(BaseModel):
-    """A complete (unpaginated) list of messages."""
-
-    items: list[MessageOut]
-    total: int
-
-
 # ---------------------------------------------------------------- presenters
 
 def channels_out(session: Session, actor: Person, channels: Sequence[Channel]) -> list[ChannelOut]:
@@ -147,12 +140,11 @@ def channel_out(session: Session, actor: Person, channel: Channel) -> ChannelOut
     return channels_out(session, actor, [channel])[0]
 
 
-def unreads_out(session: Session, actor: Person, counts: dict[int, int]) -> UnreadsOut:
-    """The conversations with unread messages (from services.unread_counts), most unread first."""
-    ids = [cid for cid, n in counts.items() if n > 0]
-    channels = list(session.scalars(select(Channel).where(Channel.id.in_(ids)))) if ids else []
-    channels.sort(key=lambda c: (-counts[c.id], c.name))
-    return UnreadsOut(items=channels_out(session, actor, channels), total_unread=sum(counts[i] for i in ids))
+def unread_page_out(session: Session, actor: Person, page) -> UnreadPage:
+    """A page of services.list_unreads, with the unread total over all conversations."""
+    total_unread = sum(services.unread_counts(session, actor).values())
+    return UnreadPage(items=channels_out(session, actor, page.items), total_unread=total_unread,
+                      **page_fields(page))
 
 
 def messages_out(session: Session, messages: Sequence[Message]) -> list[MessageOut]:

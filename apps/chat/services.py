@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session
 
 from officegym import clock
 from officegym.apps.org.models import Person
-from officegym.apps.org.services import contains, get_by_id, numeric_id, resolve_people, resolve_person
+from officegym.apps.org.services import (MAX_ID, contains, get_by_id, numeric_id, resolve_people,
+                                         resolve_person)
 from officegym.errors import Conflict, Forbidden, Invalid, NotFound
 from officegym.journal import journaled
 from officegym.pagination import Page, check_window, paginate
@@ -259,11 +260,11 @@ def unarchive_channel(session: Session, actor: Person, channel: int | str) -> Ch
 def join_channel(session: Session, actor: Person, channel: int | str) -> Channel:
     """Join a public channel."""
     found = resolve_channel(session, actor, channel)
+    if is_member(session, found, actor):
+        raise Conflict(f"You are already a member of #{found.name}.")
     if found.kind != "public":
         raise Forbidden(f"#{found.name} is private; a member must invite you.")
     _require_open(found)
-    if is_member(session, found, actor):
-        raise Conflict(f"You are already a member of #{found.name}.")
     _join(session, found, actor, clock.advance(session))
     return found
 
@@ -444,9 +445,9 @@ def list_messages(session: Session, actor: Person, channel: int | str, before_id
                                   or_(Message.deleted_at.is_(None), Message.id.in_(replied)))
             .order_by(Message.id.desc()))
     if before_id is not None:
-        if isinstance(before_id, bool) or not isinstance(before_id, int):
+        if isinstance(before_id, bool) or not isinstance(before_id, int) or before_id < 1:
             raise Invalid(f"before_id must be a message id, got {before_id!r}.")
-        stmt = stmt.where(Message.id < before_id)
+        stmt = stmt.where(Message.id < min(before_id, MAX_ID))
     return paginate(session, stmt, 0, limit)
 
 
@@ -607,6 +608,13 @@ def unread_counts(session: Session, actor: Person) -> dict[int, int]:
                Message.author_id != actor.id, Message.deleted_at.is_(None))
         .group_by(Membership.channel_id))
     return dict(rows.all())
+
+
+def list_unreads(session: Session, actor: Person) -> list[Channel]:
+    """The conversations the actor has unread messages in, most unread first (then by name)."""
+    counts = {cid: n for cid, n in unread_counts(session, actor).items() if n > 0}
+    channels = list(session.scalars(select(Channel).where(Channel.id.in_(counts)))) if counts else []
+    return sorted(channels, key=lambda c: (-counts[c.id], c.name))
 
 
 @journaled("chat.mark_read")

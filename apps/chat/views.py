@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, redirect, render_template, url_for
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
@@ -29,10 +29,10 @@ def channel_url(channel: Channel | schemas.ChannelOut, **args) -> str:
     return url_for("chat.channel", ref=channel.name, **args)
 
 
-def titles(db: Session, actor: Person, channel_ids: Iterable[int]) -> dict[int, str]:
-    """How each of these conversations is named on screen: '#name', or the other people's names."""
+def conversations(db: Session, actor: Person, channel_ids: Iterable[int]) -> dict[int, schemas.ChannelOut]:
+    """These conversations as shown on screen (display name, archived or not), by id."""
     channels = [services.get_channel(db, actor, cid) for cid in sorted(set(channel_ids))]
-    return {c.id: c.display_name for c in schemas.channels_out(db, actor, channels)}
+    return {c.id: c for c in schemas.channels_out(db, actor, channels)}
 
 
 def render_chat(db: Session, actor: Person, template: str, current: Channel | None = None, **context):
@@ -118,8 +118,9 @@ def pins(ref: str):
 def unreads():
     """Your conversations with unread messages, most unread first."""
     with ui() as (db, actor):
-        summary = schemas.unreads_out(db, actor, services.unread_counts(db, actor))
-        return render_chat(db, actor, "chat/unreads.html", summary=summary)
+        unread = schemas.channels_out(db, actor, services.list_unreads(db, actor))
+        return render_chat(db, actor, "chat/unreads.html", unread=unread,
+                           total=sum(c.unread_count or 0 for c in unread))
 
 
 @bp.post("/c/<ref>/read")

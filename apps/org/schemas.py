@@ -50,13 +50,6 @@ class PersonPage(PageFields):
     items: list[PersonOut]
 
 
-class PeopleOut(BaseModel):
-    """A complete (unpaginated) list of people."""
-
-    items: list[PersonOut]
-    total: int
-
-
 class TeamOut(BaseModel):
     """A team and its lead."""
 
@@ -75,11 +68,10 @@ class TeamDetailOut(TeamOut):
     members: list[PersonOut]
 
 
-class TeamsOut(BaseModel):
-    """Every team asked for."""
+class TeamPage(PageFields):
+    """One page of teams."""
 
     items: list[TeamOut]
-    total: int
 
 
 class DepartmentOut(BaseModel):
@@ -94,11 +86,10 @@ class DepartmentOut(BaseModel):
     teams: list[str] = Field(description="Team names, alphabetical")
 
 
-class DepartmentsOut(BaseModel):
-    """Every department."""
+class DepartmentPage(PageFields):
+    """One page of departments."""
 
     items: list[DepartmentOut]
-    total: int
 
 
 def _names(session: Session, model, ids: set[int]) -> dict[int, str]:

@@ -84,7 +84,7 @@ def search_people(session: Session, actor: Person, query: str = "", department: 
     for term in query.split():
         stmt = stmt.where(or_(*(contains(column, term) for column in (Person.name, Person.handle, Person.email,
                                                                         Person.title))))
-    if department:
+    if department not in (None, ""):
         stmt = stmt.where(Person.department_id == get_department(session, actor, department).id)
     return paginate(session, stmt, offset, limit)
 
@@ -122,7 +122,7 @@ def get_department(session: Session, actor: Person, ref: int | str) -> Departmen
 def list_teams(session: Session, actor: Person, department: str | None = None) -> list[Team]:
     """Every team, or those of one department."""
     stmt = select(Team).order_by(Team.name)
-    if department:
+    if department not in (None, ""):
         stmt = stmt.where(Team.department_id == get_department(session, actor, department).id)
     return list(session.scalars(stmt))
 

@@ -1,0 +1,87 @@
+"""Chat pages, part 2: every action on a message: post, reply, edit, delete, react, pin.
+
+Message ids come from the URL as text and go to the services as given: they refuse a
+non-number ("abc") with a clear message, like the MCP tools do.
+"""
+
+from __future__ import annotations
+
+from flask import request, url_for
+
+from officegym.web import back_url, form_int, see_other, ui
+
+from . import schemas, services
+from .views import bp, render_chat
+
+
+@bp.post("/c/<ref>/messages")
+def post(ref: str):
+    """Post a message, or a reply when the form names the thread's message."""
+    parent = form_int("thread_parent_id", "The thread's message id")
+    with ui() as (db, actor):
+        posted = services.post_message(db, actor, ref, request.form.get("text", ""), parent)
+        target = url_for(".message", message_id=posted.id)
+    return see_other(target)
+
+
+@bp.route("/m/<message_id>/edit", methods=["GET", "POST"])
+def edit(message_id: str):
+    """Edit one of your own messages: a form with its text, and saving it."""
+    if request.method == "POST":
+        with ui() as (db, actor):
+            edited = services.edit_message(db, actor, message_id, request.form.get("text", ""))
+            target = url_for(".message", message_id=edited.id)
+        return see_other(target)
+    with ui() as (db, actor):
+        found = services.get_message(db, actor, message_id)
+        return render_chat(db, actor, "chat/edit.html", current=found.channel,
+                           message=schemas.message_out(db, found))
+
+
+@bp.post("/m/<message_id>/delete")
+def delete(message_id: str):
+    """Delete one of your own messages."""
+    with ui() as (db, actor):
+        services.delete_message(db, actor, message_id)
+    return see_other(back_url())
+
+
+@bp.get("/m/<message_id>/react")
+def reaction_picker(message_id: str):
+    """Pick an emoji to react to a message with."""
+    with ui() as (db, actor):
+        found = services.get_message(db, actor, message_id)
+        return render_chat(db, actor, "chat/react.html", current=found.channel,
+                           message=schemas.message_out(db, found), next=request.args.get("next", ""))
+
+
+@bp.post("/m/<message_id>/reactions")
+def react(message_id: str):
+    """Add your reaction."""
+    with ui() as (db, actor):
+        services.add_reaction(db, actor, message_id, request.form.get("emoji", ""))
+    return see_other(back_url())
+
+
+@bp.post("/m/<message_id>/reactions/remove")
+def unreact(message_id: str):
+    """Take back your reaction."""
+    with ui() as (db, actor):
+        services.remove_reaction(db, actor, message_id, request.form.get("emoji", ""))
+    return see_other(back_url())
+
+
+@bp.post("/m/<message_id>/pin")
+def pin(message_id: str):
+    """Pin a message to its channel."""
+    with ui() as (db, actor):
+        services.pin_message(db, actor, message_id)
+    return see_other(back_url())
+
+
+@bp.post("/m/<message_id>/unpin")
+def unpin(message_id: str):
+    """Unpin a message."""
+    with ui() as (db, actor):
+        services.unpin_message(db, actor, message_id)
+    return see_other(back_url())

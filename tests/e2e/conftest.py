@@ -1,0 +1,68 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright against a live server."""
+
+from __future__ import annotations
+
+import shutil
+
+import httpx
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-extensions", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (no cookies) and page."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+class TaskRun:
+    """A task episode created through the control API, graded through it too."""
+
+    def __init__(self, server, task_id: str, instance: int):
+        self.server = server
+        response = httpx.post(f"{server.base_url}/api/episodes", headers=server.admin,
+                              json={"task": task_id, "instance": instance})
+        response.raise_for_status()
+        self.info = response.json()
+        self.id, self.ui_url = self.info["id"], self.info["ui_url"]
+
+    def grade(self) -> dict:
+        """The grader's verdict on the episode's current state."""
+        response = httpx.post(f"{self.server.base_url}/api/episodes/{self.id}/grade", headers=self.server.admin)
+        response.raise_for_status()
+        return response.json()
+
+    def delete(self) -> None:
+        """Remove the episode."""
+        httpx.delete(f"{self.server.base_url}/api/episodes/{self.id}", headers=self.server.admin)
+
+
+@pytest.fixture
+def task_run(live_server):
+    """Factory: `task_run("chat.fix_typo", 0)` -> TaskRun, deleted after the test."""
+    runs: list[TaskRun] = []
+
+    def make(task_id: str, instance: int = 0) -> TaskRun:
+        runs.append(TaskRun(live_server, task_id, instance))
+        return runs[-1]
+
+    yield make
+    for run in runs:
+        run.delete()

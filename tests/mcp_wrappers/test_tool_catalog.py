@@ -1,0 +1,130 @@
+"""The tool catalogue as an agent lists it: names, descriptions, typed and described inputs,
+structured outputs, truthful annotations, paginated lists, and one tool per service operation."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import anyio
+import pytest
+from mcp.client import Client
+from sqlalchemy import select
+
+from officegym.apps.chat import services as chat_services
+from officegym.apps.chat.models import Message
+from officegym.apps.org import services as org_services
+from officegym.apps.org.models import Department, Person, Team
+from officegym.db import Base
+from officegym.mcp_wrappers.server import catalog
+from officegym.worlds import content_hash
+
+NAME = re.compile(r"^(chat|org)_[a-z]+_[a-z_]+$")
+READ_VERBS = {"list", "get", "search"}
+DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin"}
+# Public service functions with an operation's signature that are lookups other code builds on.
+HELPERS = {
+    chat_services: {"resolve_channel", "resolve_message",
+                    "unread_counts"},  # per-channel counts, shown through chat_list_unreads and unread_count
+    org_services: set(),
+}
+MODELS = {mapper.class_.__name__ for mapper in Base.registry.mappers}
+
+
+def listed(agent) -> list:
+    """The tools as `tools/list` returns them to a client."""
+
+    async def run():
+        async with Client(agent.episode.mcp_server()) as client:
+            return (await client.list_tools()).tools
+
+    return anyio.run(run)
+
+
+def verb(name: str) -> str:
+    """The verb of `<app>_<verb>_<noun>`."""
+    return name.split("_")[1]
+
+
+def test_every_tool_is_described_typed_and_structured(agent):
+    tools = listed(agent)
+    assert len({t.name for t in tools}) == len(tools) == len(catalog())
+    for t in tools:
+        assert NAME.match(t.name) or t.name == "submit_answer", t.name
+        assert t.description and len(t.description) >= 30, t.name
+        schema = t.input_schema
+        assert schema["type"] == "object" and schema["additionalProperties"] is False, t.name
+        for field, spec in schema.get("properties", {}).items():
+            assert len(spec.get("description", "")) >= 10, f"{t.name}.{field} has no description"
+        assert t.output_schema and t.output_schema["type"] == "object" and t.output_schema["properties"], t.name
+        assert t.annotations is not None and t.annotations.open_world_hint is False, t.name
+
+
+def test_annotations_follow_what_the_tool_does(agent):
+    for t in listed(agent):
+        if t.name == "submit_answer":
+            assert not t.annotations.read_only_hint and not t.annotations.destructive_hint
+            continue
+        assert t.annotations.read_only_hint == (verb(t.name) in READ_VERBS), t.name
+        assert t.annotations.destructive_hint == (verb(t.name) in DESTRUCTIVE_VERBS), t.name
+
+
+def test_lists_are_paginated(agent):
+    for t in listed(agent):
+        if verb(t.name) not in ("list", "search"):
+            continue
+        inputs, outputs = set(t.input_schema["properties"]), set(t.output_schema["properties"])
+        assert "items" in outputs and "limit" in inputs, t.name
+        if t.name == "chat_list_messages":  # history pages back in time with a cursor
+            assert "before_id" in inputs and "next_before_id" in outputs
+        else:
+            assert {"offset"} <= inputs and {"total", "next_offset"} <= outputs, t.name
+
+
+def operations(module) -> set[str]:
+    """Public functions of a services module that take (session, actor, plain values): its operations.
+    A function taking an ORM object after the actor is a helper for code that already holds one."""
+    found = set()
+    for name, fn in inspect.getmembers(module, inspect.isfunction):
+        params = list(inspect.signature(fn).parameters.values())
+        plain = not any(set(re.findall(r"\w+", str(p.annotation))) & MODELS for p in params[2:])
+        if (fn.__module__ == module.__name__ and not name.startswith("_") and plain
+                and [p.name for p in params[:2]] == ["session", "actor"]):
+            found.add(name)
+    return found - HELPERS[module]
+
+
+@pytest.mark.parametrize("app, module", [("chat", chat_services), ("org", org_services)], ids=["chat", "org"])
+def test_one_tool_per_service_operation(app, module):
+    ops = operations(module)
+    called = {}
+    for t in catalog():
+        if t.name.startswith(f"{app}_"):
+            uses = set(re.findall(r"services\.(\w+)\(", inspect.getsource(t.fn))) & ops
+            assert len(uses) == 1, f"{t.name} calls {uses or 'no operation'}"
+            called[t.name] = uses.pop()
+    assert sorted(called.values()) == sorted(ops), f"operations without a tool: {ops - set(called.values())}"
+
+
+def test_read_only_tools_change_nothing(agent):
+    with agent.episode.session() as s:
+        message = s.scalars(select(Message.id).join(Message.channel).where(
+            Message.thread_parent_id.is_(None), Message.deleted_at.is_(None))
+            .where(Message.channel.has(name="general")).order_by(Message.id.desc())).first()
+        person = s.scalar(select(Person.handle).where(Person.role == "owner"))
+        department, team = s.scalar(select(Department.slug)), s.scalar(select(Team.slug))
+    args = {
+        "chat_list_channels": {}, "chat_get_channel": {"channel": "general"},
+        "chat_list_members": {"channel": "general"}, "chat_list_conversations": {},
+        "chat_get_message": {"message_id": message}, "chat_list_messages": {"channel": "#general"},
+        "chat_get_thread": {"message_id": message}, "chat_search_messages": {"channel": "general"},
+        "chat_list_mentions": {}, "chat_list_pins": {"channel": "general"}, "chat_list_unreads": {},
+        "org_search_people": {}, "org_get_person": {"person": person}, "org_list_direct_reports": {"person": person},
+        "org_list_departments": {}, "org_get_department": {"department": department}, "org_list_teams": {},
+        "org_get_team": {"team": team},
+    }
+    assert set(args) == {t.name for t in catalog() if t.annotations.read_only_hint}
+    before = content_hash(agent.episode.engine)
+    for name, given in args.items():
+        agent.ok(name, given)
+    assert content_hash(agent.episode.engine) == before
