@@ -1,0 +1,102 @@
+"""Chat tasks solved through the browser alone, in real Chromium, then graded: each must score 1.0.
+
+Each script reads the instruction on the episode's home page, navigates by clicking (app tile,
+sidebar, message actions) and never touches the database or the MCP tools.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def _start(page, run) -> str:
+    """Open the episode's home page and return the instruction it shows."""
+    page.goto(run.ui_url)
+    return page.get_by_test_id("home-instruction").inner_text()
+
+
+def _open_channel(page, name: str) -> None:
+    page.get_by_test_id("app-chat").click()
+    page.locator(f'[data-testid="sidebar-link"][data-channel="{name}"]').click()
+    page.get_by_test_id("message-list").wait_for()
+
+
+def _message(page, *texts: str):
+    """The newest message row in view whose text contains every one of `texts`."""
+    rows = page.get_by_test_id("message")
+    for text in texts:
+        rows = rows.filter(has_text=text)
+    return rows.last
+
+
+def _assert_perfect(run) -> None:
+    result = run.grade()
+    assert result["status"] == "passed" and result["success"] and result["score"] == 1.0, result["checks"]
+
+
+@pytest.mark.parametrize("instance", [0, 1])
+def test_fix_typo_through_the_ui(page, task_run, instance):
+    run = task_run("chat.fix_typo", instance)
+    instruction = _start(page, run)
+    channel, right, wrong = re.search(r'in #(\S+) misspells "(.+?)" as "(.+?)"', instruction).groups()
+    _open_channel(page, channel)
+    row = _message(page, wrong)
+    old_text = row.get_by_test_id("message-text").inner_text()
+    row.get_by_test_id("action-edit").click()
+    page.get_by_label("Message text").fill(old_text.replace(wrong, right))
+    page.get_by_test_id("edit-save").click()
+    assert page.get_by_test_id("message").filter(has_text=old_text.replace(wrong, right)).count() >= 1
+    _assert_perfect(run)
+
+
+def test_pin_shared_link_through_the_ui(page, task_run):
+    run = task_run("chat.pin_shared_link", 2)
+    instruction = _start(page, run)
+    channel, sharer, doc = re.search(r"in #(\S+) where (.+?) shared the link to the (.+)\.$", instruction).groups()
+    _open_channel(page, channel)
+    row = page.get_by_test_id("message").filter(
+        has=page.get_by_test_id("message-author").filter(has_text=sharer)).filter(has_text=f"the {doc}:").last
+    row.get_by_test_id("action-pin").click()
+    assert _message(page, f"the {doc}:").get_by_test_id("message-pinned").is_visible()
+    _assert_perfect(run)
+
+
+def test_acknowledge_request_through_the_ui(page, task_run):
+    run = task_run("chat.acknowledge_request", 1)
+    instruction = _start(page, run)
+    asker, channel, doc = re.search(r"^(.+?) asked you in #(\S+) to review the (.+?)\.", instruction).groups()
+    _open_channel(page, channel)
+    row = page.get_by_test_id("message").filter(
+        has=page.get_by_test_id("message-author").filter(has_text=asker)).filter(has_text=f"review the {doc}").last
+    row.get_by_test_id("action-react").click()
+    page.get_by_role("button", name="React with :white_check_mark:").click()
+    assert page.locator('[data-testid="reaction"][data-emoji="white_check_mark"]').count() >= 1
+    _assert_perfect(run)
+
+
+def test_count_reactions_and_submit_the_answer_through_the_ui(page, task_run):
+    run = task_run("chat.count_reactions", 3)
+    instruction = _start(page, run)
+    ceo = re.search(r"reacted to (.+?)'s announcement", instruction).group(1)
+    _open_channel(page, "general")
+    announcements = page.get_by_test_id("message").filter(
+        has=page.get_by_test_id("message-author").filter(has_text=ceo)).filter(has=page.get_by_test_id("reactions"))
+    # The instruction paraphrases the announcement; the script reads both candidates and picks by
+    # the paraphrase's key words, as a person would.
+    words = re.search(r"saying that (.+?)\? Submit", instruction).group(1).split()
+    best = max(range(announcements.count()), key=lambda i: sum(
+        w.lower() in announcements.nth(i).inner_text().lower() for w in words if len(w) > 3))
+    chips = announcements.nth(best).get_by_test_id("reaction")
+    people = set()
+    for i in range(chips.count()):
+        title = chips.nth(i).get_attribute("title").removeprefix("Reacted by ")
+        people |= {p.strip() for p in title.split(",")}
+    page.goto(run.ui_url)
+    page.get_by_label("Answer", exact=True).fill(str(len(people)))
+    page.get_by_test_id("answer-submit").click()
+    assert page.get_by_test_id("last-answer").inner_text().endswith(f"{len(people)}")
+    _assert_perfect(run)
