@@ -13,6 +13,7 @@ from typing import Callable
 
 from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from officegym.config import Settings, load_settings
 from officegym.db import Base, make_sessionmaker, sqlite_engine, transaction
@@ -48,7 +49,7 @@ def code_fingerprint() -> str:
 
     sources = sorted(Path(seed_data.__file__).parent.glob("*.py"))
     sources += sorted(Path(apps.__file__).parent.glob("*/models.py"))
-    sources += [root / "db.py", root / "journal.py", root / "clock.py"]
+    sources += [root / "db.py", root / "journal.py", root / "clock.py", root / "worlds.py"]
     digest = hashlib.sha256()
     for source in sources:
         digest.update(source.name.encode() + source.read_bytes())
@@ -103,6 +104,17 @@ def ensure_world(scale: str = "small", seed: int = 0, settings: Settings | None 
     return World(scale, seed, WORLD_VERSION, path, meta["content_hash"])
 
 
+def create_schema(engine: Engine) -> None:
+    """Create every table, then every index in name order: SQLAlchemy keeps a table's indexes in a
+    set, whose order changes with the process's hash seed, and the order of CREATE INDEX decides
+    the bytes of the file."""
+    with engine.begin() as conn:
+        for table in Base.metadata.sorted_tables:
+            conn.execute(CreateTable(table))
+        for index in sorted((i for t in Base.metadata.sorted_tables for i in t.indexes), key=lambda i: i.name):
+            conn.execute(CreateIndex(index))
+
+
 def _build(path: Path, scale: str, seed: int, progress: Progress | None) -> str:
     from officegym.seed_data.world import build_world  # seed_data imports the apps
 
@@ -110,7 +122,7 @@ def _build(path: Path, scale: str, seed: int, progress: Progress | None) -> str:
     partial = path.with_suffix(".building")
     partial.unlink(missing_ok=True)
     engine = sqlite_engine(str(partial))
-    Base.metadata.create_all(engine)
+    create_schema(engine)
     with transaction(make_sessionmaker(engine), surface="setup") as session:
         build_world(session, scale=scale, seed=seed, progress=progress)
     with engine.connect() as conn:

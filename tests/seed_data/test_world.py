@@ -113,3 +113,16 @@ def test_authors_belong_to_their_channels_and_history_ends_before_today(world):
     from officegym.clock import today
     newest = session.scalar(select(func.max(Message.created_at)))
     assert newest < today(session)
+
+
+def test_another_process_with_another_hash_seed_builds_the_same_world(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    here = _fresh(tmp_path, "here")
+    env = dict(os.environ, OFFICEGYM_HOME=str(tmp_path / "there"), PYTHONHASHSEED="12345")
+    out = subprocess.run([sys.executable, "-m", "officegym.cli", "build", "--scale", "tiny", "--seed", "0"],
+                         env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out[1] == here.content_hash
+    assert open(out[2], "rb").read() == here.path.read_bytes()
