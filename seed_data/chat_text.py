@@ -130,7 +130,7 @@ class Scene:
         people = {"asker": lambda: self.role("asker").handle, "m1": lambda: self.partner().handle,
                   "m1_first": lambda: self.partner().first,
                   "m2": lambda: self.someone({p.id for p in self.people.values()}).handle,
-                  "lead": lambda: self.role("lead").handle, "head": lambda: self.role("head").handle,
+                  "lead": lambda: self._approver().handle, "head": lambda: self.role("head").handle,
                   "it_person": lambda: self._it_person().handle}
         if key in people:
             return people[key]()
@@ -168,6 +168,11 @@ class Scene:
         if key not in simple:
             raise KeyError(f"unknown placeholder {{{key}}} in seed_data.vocab")
         return simple[key]()
+
+    def _approver(self) -> PersonRec:
+        """The lead who signs off on the asker's request: their lead, or their head if they lead."""
+        lead = self.role("lead")
+        return self.role("head") if lead is self.people.get("asker") else lead
 
     def _work(self) -> str:
         speaker = self.people.get("asker")
