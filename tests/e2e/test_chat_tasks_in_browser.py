@@ -33,6 +33,12 @@ def _message(page, *texts: str):
     return rows.last
 
 
+def _message_by(page, author: str, text: str):
+    """The newest message row by `author` (display name) whose text contains `text`."""
+    by_author = page.get_by_test_id("message-author").filter(has_text=author)
+    return page.get_by_test_id("message").filter(has=by_author).filter(has_text=text).last
+
+
 def _assert_perfect(run) -> None:
     result = run.grade()
     assert result["status"] == "passed" and result["success"] and result["score"] == 1.0, result["checks"]
@@ -58,8 +64,7 @@ def test_pin_shared_link_through_the_ui(page, task_run):
     instruction = _start(page, run)
     channel, sharer, doc = re.search(r"in #(\S+) where (.+?) shared the link to the (.+)\.$", instruction).groups()
     _open_channel(page, channel)
-    row = page.get_by_test_id("message").filter(
-        has=page.get_by_test_id("message-author").filter(has_text=sharer)).filter(has_text=f"the {doc}:").last
+    row = _message_by(page, sharer, f"the {doc}:")
     row.get_by_test_id("action-pin").click()
     assert _message(page, f"the {doc}:").get_by_test_id("message-pinned").is_visible()
     _assert_perfect(run)
@@ -70,8 +75,7 @@ def test_acknowledge_request_through_the_ui(page, task_run):
     instruction = _start(page, run)
     asker, channel, doc = re.search(r"^(.+?) asked you in #(\S+) to review the (.+?)\.", instruction).groups()
     _open_channel(page, channel)
-    row = page.get_by_test_id("message").filter(
-        has=page.get_by_test_id("message-author").filter(has_text=asker)).filter(has_text=f"review the {doc}").last
+    row = _message_by(page, asker, f"review the {doc}")
     row.get_by_test_id("action-react").click()
     page.get_by_role("button", name="React with :white_check_mark:").click()
     assert page.locator('[data-testid="reaction"][data-emoji="white_check_mark"]').count() >= 1
