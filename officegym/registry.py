@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-APPS = ("org", "chat")
+APPS = ("org", "chat", "crm")
 
 
 def import_models() -> None:

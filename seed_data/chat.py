@@ -15,7 +15,9 @@ from officegym.apps.chat.models import Channel, Membership, Mention, Message, Pi
 from officegym.apps.chat.services import mentioned_handles
 
 from . import vocab
-from .chat_text import PLACEHOLDERS, Line, Scene, Where, render_exchange, render_scene
+from .chat_deals import DealTalk, deals_where
+from .chat_text import PLACEHOLDERS, Line, Scene, Where, history_end as end_of_history, render_exchange, render_scene
+from .crm import Crm
 from .org import Org, slugify
 
 __all__ = ["build_chat", "PLACEHOLDERS"]
@@ -73,6 +75,12 @@ def _plan_channels(org: Org, spec, rng: Random) -> tuple[list[ChannelPlan], list
         plans.append(ChannelPlan(f"team-{team.slug}", "public", team.lead_id, max(lead.since, at(10)),
                                  Where(ids, team.dept, team.lead_id, team.lead_id, team=team.name), [(s, None) for s in scenes], 0.7,
                                  f"The {team.name} team: {team.focus}", f"Day-to-day work of the {team.name} team."))
+    if "Sales" in org.heads:
+        sales_head = org.person(org.heads["Sales"])
+        plans.append(ChannelPlan("deals", "public", sales_head.id, max(sales_head.since, at(20)), deals_where(org),
+                                 [(s, None) for s in vocab.DEALS], 0.3,
+                                 "Wins, deal updates and asks for help on live deals",
+                                 "Deal owners post wins, losses and stage moves here; ask for help on live deals."))
     heads = sorted(set(org.heads.values()))
     plans.append(ChannelPlan("leadership", "private", ceo, at(40), Where(heads, "Executive", ceo, ceo),
                              [(s, None) for s in vocab.LEADERSHIP], 0.4, "Leadership team, confidential",
@@ -178,14 +186,19 @@ def _conversations(org: Org, spec, rng: Random, projects, history_end: datetime)
     return sorted(plans.values(), key=lambda p: (p.created_at, p.name))
 
 
-def build_chat(session: Session, spec, seed: int, org: Org) -> None:
-    """Generate and insert every channel, membership, message, reaction, mention and pin."""
+def build_chat(session: Session, spec, seed: int, org: Org, crm: Crm | None = None) -> None:
+    """Generate and insert every channel, membership, message, reaction, mention and pin; with a
+    `crm`, deal owners also talk about their real deals (see seed_data.chat_deals)."""
     rng = Random(f"{seed}:chat")
-    history_end = (org.now - timedelta(days=org.now.weekday() + 3)).replace(hour=18, minute=0)
+    history_end = end_of_history(org.now)
+    deals_rng = Random(f"{seed}:chat-deals")  # its own stream: #deals does not reshuffle the other channels
     plans, projects = _plan_channels(org, spec, rng)
     for plan in plans:
-        _fill_channel(org, plan, spec, rng, projects, history_end)
+        _fill_channel(org, plan, spec, deals_rng if plan.name == "deals" else rng, projects, history_end)
     _welcomes(org, plans[0], rng, projects)
+    by_name = {plan.name: plan for plan in plans}
+    if crm is not None and "deals" in by_name:
+        DealTalk(org, crm, by_name, deals_rng, projects, history_end).run()
     plans += _conversations(org, spec, rng, projects, history_end)
     _insert(session, org, plans, rng)
 

@@ -184,12 +184,21 @@ class Scene:
         return self.org.person(team.lead_id if team else self.org.heads.get("IT", self.org.ceo.id))
 
 
-PLACEHOLDERS = frozenset({
+# Facts of one real opportunity, set by seed_data.chat_deals on the scene before it is rendered
+# (a template using them anywhere else fails loudly in Scene._compute).
+DEAL_PLACEHOLDERS = frozenset({"account", "deal_amount", "stage", "competitor", "loss_reason", "close_date",
+                               "discount", "manager", "deal_owner"})
+PLACEHOLDERS = DEAL_PLACEHOLDERS | frozenset({
     "prev", "asker", "m1", "m1_first", "m2", "lead", "head", "it_person", "new", "new_first", "new_title",
     "new_team", "new_city", "customer", "customer2", "date", "past_date", "project", "project_desc", "weekday",
     "time", "num", "big", "pct", "csat", "amount", "pr", "jira", "ticket", "version", "quarter", "next_quarter",
     "service", "service2", "tool", "metric", "room", "lunch", "snack", "show", "sport", "weekend", "book", "pet",
     "device", "city", "offsite_city", "hq", "team", "candidate", "role", "work", "work2", "blocker"})
+
+
+def history_end(now: datetime) -> datetime:
+    """When seeded history stops: 18:00 on the Friday before the company's "now" (a Monday)."""
+    return (now - timedelta(days=now.weekday() + 3)).replace(hour=18, minute=0, second=0, microsecond=0)
 
 
 def _day(when: datetime) -> str:

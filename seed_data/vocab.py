@@ -227,8 +227,7 @@ WRAPUP = {"top": "Project {project} is done and live for every customer. Thank y
                  "follow-ups go to the team channels.", "by": "owner", "react": "many", "emoji": "celebrate"}
 
 GENERAL_CEO = [
-    {"top": "@channel Quick update on {quarter}: we closed {pct}% above plan and signed {num} new customers, including "
-            "{customer}. Huge thanks to everyone, especially Sales and Customer Success. The full deck is in the all-hands folder.",
+    {"top": "@channel Quick update on {quarter}: we closed {pct}% above plan and signed {num} new customers. Huge thanks to everyone, especially Sales and Customer Success. The full deck is in the all-hands folder.",
      "replies": CONGRATS, "pool": True, "pin": True},
     {"top": "Save the date: our company offsite is in {offsite_city} on {date}. Travel details will come from the People "
             "team next week. Please block your calendars!",
@@ -239,8 +238,6 @@ GENERAL_CEO = [
      "replies": ["Will it be recorded for folks in {city}?", "ceo: @{prev} yes, the recording will be posted here.",
                  "Question: how are we thinking about hiring for the rest of the year?",
                  "ceo: Good one @{prev}, I'll cover it."]},
-    {"top": "I'm thrilled to share that {customer} signed a multi-year deal with us this week. This was a true team "
-            "effort: thank you @{m1} and @{m2} for leading it!", "replies": CONGRATS, "pool": True},
     {"top": "A reminder that {date} is a company-wide day off. Enjoy the long weekend, everyone!",
      "replies": ["Thank you!", "Much needed, thanks!"], "pool": True},
     {"top": "We just shipped Project {project} to all customers: {project_desc} was one of our most requested features. "
@@ -395,17 +392,21 @@ TEAM = {
         {"top": "@{m1} can you share last month's {metric} numbers? I want them in the Project {project} one-pager.",
          "replies": ["partner: Sending them over this afternoon."]}],
     "sales": [
-        {"top": "Just got a verbal yes from {customer} on the {amount} renewal! Paperwork goes out today.", "react": "many",
-         "emoji": "celebrate", "replies": ["Huge! Nice work @{asker}", "head: Great work. Let's get Legal the redlines by {weekday}."]},
+        # Deal news (wins, losses, stage moves) is never made up here: seed_data.chat_deals posts it
+        # from the real opportunities, so chat and the CRM agree.
+        {"top": "Reminder: log your calls and meetings in the CRM the same day, it keeps the forecast honest.",
+         "by": "lead", "emoji": "ack"},
         {"top": "Who has a good reference customer in {city}? {customer} wants to talk to one before signing.",
          "replies": ["Try {customer2}, they love us.", "asker: Great idea, thanks @{prev}."]},
         {"top": "Pipeline review {weekday} at {time}. Please update your opportunities before then, especially close dates.",
          "by": "lead", "emoji": "ack"},
         {"top": "{customer} is asking for a {pct}% discount on a three-year term. @{head} can we approve that?",
-         "replies": ["head: Up to 15% is fine; anything above needs a call with Finance.", "asker: Understood, I'll counter at 15."]},
+         "replies": ["head: Anything above 20% needs an approval request in the CRM; file it there and I'll look.",
+                     "asker: Understood, I'll counter at 20 first."]},
         {"top": "The demo with {customer} went really well. They want a follow-up with their security team; @{m1} can you join?",
          "replies": ["partner: Yes, send me the invite."]},
-        {"top": "Lost {customer} to a competitor on price. Notes are in the CRM; I'll share learnings at Friday's team meeting."},
+        {"top": "Updated the competitor battlecards; the pricing objections section is new. Feedback welcome!",
+         "replies": ["Super useful, thanks!", "asker: Thanks @{prev}!"]},
         {"top": "Congrats team, we hit {pct}% of the monthly target with a week to go!", "by": "lead", "react": "many",
          "emoji": "celebrate"}],
     "marketing": [
@@ -449,6 +450,18 @@ TEAM = {
         {"top": "Reminder: any contract above {amount} needs a legal review before signature.", "emoji": "ack"},
         {"top": "@{m1} can you review the NDA with {customer} today? Sales wants to send it out.", "replies": ["partner: Yes, by 3pm."]}],
 }
+DEALS = [  # generic #deals talk; facts about particular deals come from seed_data.chat_deals
+    {"top": "Reminder: discounts above 20% need your manager's approval in the CRM before the quote goes out.",
+     "by": "head", "pin": True, "emoji": "ack", "react": "some"},
+    {"top": "Forecast call {weekday} at {time}. Please make sure close dates and stages are current.", "by": "head",
+     "emoji": "ack"},
+    {"top": "Does anyone have a good security-review deck for enterprise prospects?",
+     "replies": ["There's one in the sales enablement folder.", "asker: Found it, thanks @{prev}!"]},
+    {"top": "Shout-out to @{m1} for jumping on a last-minute demo today. Much appreciated!", "react": "some",
+     "emoji": "celebrate"},
+    {"top": "If a customer asks about the new reports page, loop in Customer Success for a walkthrough.",
+     "emoji": "ack"},
+]
 PROJECT = [
     {"top": "Kickoff recap for Project {project}: the goal is {project_desc}. Target launch is {date}. The doc and timeline are pinned.",
      "by": "owner", "pin": True, "react": "many", "emoji": "celebrate"},

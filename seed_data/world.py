@@ -16,6 +16,7 @@ from officegym import clock
 from officegym.errors import Invalid
 
 from .chat import build_chat
+from .crm import build_crm
 from .org import build_org
 
 # The company's "now": a Monday morning. Seeded history ends the Friday before, so "today" in a
@@ -62,12 +63,14 @@ def scale_spec(scale: str | ScaleSpec) -> ScaleSpec:
 
 def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 0,
                 progress: Progress | None = None) -> None:
-    """Generate the whole company into an empty database: directory first, then chat."""
+    """Generate the whole company into an empty database: directory, then CRM, then chat."""
     spec = scale_spec(scale)
     report = progress or (lambda step, fraction: None)
     clock.set_base(session, COMPANY_NOW)
     report("org: people and teams", 0.0)
     org = build_org(session, spec, seed, COMPANY_NOW)
-    report("chat: channels and conversations", 0.3)
-    build_chat(session, spec, seed, org)
+    report("crm: accounts, deals and cases", 0.2)
+    crm = build_crm(session, spec, seed, org)  # before chat, so that chat talks about real deals
+    report("chat: channels and conversations", 0.4)
+    build_chat(session, spec, seed, org, crm)
     report("done", 1.0)

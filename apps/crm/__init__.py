@@ -1,0 +1,1 @@
+"""crm: a Salesforce/HubSpot-like CRM (accounts, contacts, leads, opportunities, products, line items, discount approvals, activities, cases)."""
