@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import select
 from ui_helpers import error_message, person, private_channel_hidden_from_a_member, text_of, top_message
 
-from officegym.apps.chat.models import Channel, Message, Pin
+from officegym.apps.chat.models import Channel, Membership, Message, Pin
 
 # (act as: "owner" or a plain "member"), form path, form fields, status, part of the message.
 # Paths name records through placeholders filled by the `records` fixture.
@@ -55,8 +55,10 @@ def records(browser, owner) -> dict[str, str]:
     """Names and ids the cases refer to."""
     with browser.db() as db:
         private, _ = private_channel_hidden_from_a_member(db)
-        pinned = db.scalar(select(Pin.message_id).join(Message, Message.id == Pin.message_id)
-                           .join(Channel).where(Channel.is_archived.is_(False)).order_by(Pin.id))
+        # A pin in an open channel the owner belongs to: pinning it again is a conflict, not a refusal.
+        pinned = db.scalar(select(Pin.message_id).join(Message, Message.id == Pin.message_id).join(Channel)
+                           .join(Membership, (Membership.channel_id == Channel.id) & (Membership.person_id == owner.id))
+                           .where(Channel.is_archived.is_(False)).order_by(Pin.id))
         return {"archived": db.scalar(select(Channel.name).where(Channel.is_archived.is_(True))),
                 "private": private.name,
                 "mine": str(top_message(db, "general", author_id=owner.id).id),
