@@ -41,7 +41,12 @@ def bench_tools(store: EpisodeStore, scale: str) -> list[Figure]:
     figures: list[Figure] = []
     calls = {"chat_list_channels": {}, "chat_list_messages": {"channel": "general"},
              "chat_search_messages": {"query": "the"}, "org_search_people": {"query": "a"},
-             "chat_post_message": {"channel": "general", "text": "benchmark message"}}
+             "chat_post_message": {"channel": "general", "text": "benchmark message"},
+             "crm_list_opportunities": {"stage": "open"}, "crm_get_opportunity": {"opportunity": 1},
+             "crm_get_account": {"account": 1}, "crm_search_records": {"query": "an"},
+             "crm_get_pipeline_report": {"group_by": "owner"},
+             "crm_log_activity": {"record_type": "account", "record_id": 1, "kind": "note",
+                                  "subject": "benchmark note"}}
 
     async def timed(call) -> list[float]:
         samples = []

@@ -13,13 +13,15 @@ from sqlalchemy import select
 
 from officegym.apps.chat import services as chat_services
 from officegym.apps.chat.models import Message
+from officegym.apps.crm import services as crm_services
+from officegym.apps.crm.models import Account, Case, Lead, Opportunity
 from officegym.apps.org import services as org_services
 from officegym.apps.org.models import Department, Person, Team
 from officegym.db import Base
 from officegym.mcp_wrappers.server import catalog
 from officegym.worlds import content_hash
 
-NAME = re.compile(r"^(chat|org)_[a-z]+_[a-z_]+$")
+NAME = re.compile(r"^(chat|org|crm)_[a-z]+_[a-z_]+$")
 READ_VERBS = {"list", "get", "search"}
 DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin"}
 # Public service functions with an operation's signature that are lookups other code builds on.
@@ -27,6 +29,10 @@ HELPERS = {
     chat_services: {"resolve_channel", "resolve_message",
                     "unread_counts"},  # per-channel counts, shown through chat_list_unreads and unread_count
     org_services: set(),
+    # Helpers other code builds on (crm_tools.md): child_accounts and line_items feed crm_get_account and
+    # crm_get_opportunity, approver_for its approver, scope_of every "what may I see" decision.
+    crm_services: {"child_accounts", "line_items", "has_line_items", "approver_for", "line_total", "quarter_of",
+                   "quarter_bounds", "scope_of"},
 }
 MODELS = {mapper.class_.__name__ for mapper in Base.registry.mappers}
 
@@ -83,18 +89,21 @@ def test_lists_are_paginated(agent):
 
 def operations(module) -> set[str]:
     """Public functions of a services module that take (session, actor, plain values): its operations.
-    A function taking an ORM object after the actor is a helper for code that already holds one."""
+    A function taking an ORM object after the actor is a helper for code that already holds one.
+    A services module that gathers its app's rules from submodules names its surface in __all__."""
     found = set()
     for name, fn in inspect.getmembers(module, inspect.isfunction):
         params = list(inspect.signature(fn).parameters.values())
         plain = not any(set(re.findall(r"\w+", str(p.annotation))) & MODELS for p in params[2:])
-        if (fn.__module__ == module.__name__ and not name.startswith("_") and plain
+        own = fn.__module__ == module.__name__ or name in getattr(module, "__all__", ())
+        if (own and not name.startswith("_") and plain
                 and [p.name for p in params[:2]] == ["session", "actor"]):
             found.add(name)
     return found - HELPERS[module]
 
 
-@pytest.mark.parametrize("app, module", [("chat", chat_services), ("org", org_services)], ids=["chat", "org"])
+@pytest.mark.parametrize("app, module", [("chat", chat_services), ("org", org_services), ("crm", crm_services)],
+                         ids=["chat", "org", "crm"])
 def test_one_tool_per_service_operation(app, module):
     ops = operations(module)
     called = {}
@@ -104,6 +113,25 @@ def test_one_tool_per_service_operation(app, module):
             assert len(uses) == 1, f"{t.name} calls {uses or 'no operation'}"
             called[t.name] = uses.pop()
     assert sorted(called.values()) == sorted(ops), f"operations without a tool: {ops - set(called.values())}"
+
+
+def crm_reads(agent) -> dict:
+    """Arguments for every read-only CRM tool, on records of the seeded world."""
+    with agent.episode.session() as s:
+        account = s.scalar(select(Account.name).where(Account.parent_id.is_not(None)).order_by(Account.id))
+        deal = s.scalar(select(Opportunity.id).order_by(Opportunity.id))
+        lead, case = s.scalar(select(Lead.id).order_by(Lead.id)), s.scalar(select(Case.id).order_by(Case.id))
+    return {
+        "crm_list_accounts": {"query": "a"}, "crm_get_account": {"account": account},
+        "crm_list_contacts": {"account": account}, "crm_get_contact": {"contact": 1}, "crm_list_leads": {},
+        "crm_get_lead": {"lead": lead}, "crm_list_opportunities": {"stage": "open"},
+        "crm_get_opportunity": {"opportunity": deal}, "crm_list_products": {}, "crm_list_price_books": {},
+        "crm_list_price_book_entries": {}, "crm_list_discount_approvals": {},
+        "crm_list_activities": {"record_type": "opportunity", "record_id": deal}, "crm_list_my_tasks": {},
+        "crm_list_cases": {"status": "open"}, "crm_get_case": {"case": case},
+        "crm_get_pipeline_report": {"group_by": "owner"}, "crm_search_records": {"query": "a"},
+        "crm_get_record_history": {"record_type": "opportunity", "record_id": deal},
+    }
 
 
 def test_read_only_tools_change_nothing(agent):
@@ -122,6 +150,7 @@ def test_read_only_tools_change_nothing(agent):
         "org_search_people": {}, "org_get_person": {"person": person}, "org_list_direct_reports": {"person": person},
         "org_list_departments": {}, "org_get_department": {"department": department}, "org_list_teams": {},
         "org_get_team": {"team": team},
+        **crm_reads(agent),
     }
     assert set(args) == {t.name for t in catalog() if t.annotations.read_only_hint}
     before = content_hash(agent.episode.engine)
