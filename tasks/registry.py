@@ -10,7 +10,7 @@ from officegym.errors import NotFound
 from .base import TaskTemplate
 
 _TASKS: dict[str, TaskTemplate] = {}
-TASK_MODULES = ("chat", "chat_channels", "chat_questions")
+TASK_MODULES = ("chat", "chat_channels", "chat_questions", "crm", "crm_sales", "crm_answers", "x_crm")
 
 
 def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:

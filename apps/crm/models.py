@@ -250,7 +250,8 @@ class Activity(Base):
 
 
 class Case(Base):
-    """A customer issue on an account; `ticket_key` is set when it is escalated to a ticket."""
+    """A customer issue on an account; `ticket_key` will name the tickets-app ticket an escalation
+    becomes, once that app exists (None until then)."""
 
     __tablename__ = "crm_case"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

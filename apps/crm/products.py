@@ -136,7 +136,7 @@ def update_line_item(session: Session, actor: Person, line_item: int, quantity: 
 
 @journaled("crm.remove_line_item")
 def remove_line_item(session: Session, actor: Person, line_item: int) -> Opportunity:
-    """Take a product off a deal (its pending discount requests go with it)."""
+    """Take a product off a deal; refused while a discount request on it is pending (decided ones go with it)."""
     item, found = resolve_line_item(session, actor, line_item)
     _editable_open(session, actor, found, "change its products")
     for approval in session.scalars(select(DiscountApproval).where(DiscountApproval.line_item_id == item.id)):

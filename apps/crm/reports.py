@@ -110,6 +110,8 @@ def search_records(session: Session, actor: Person, query: str, record_types: li
                                                          for k in record_types]
     scope = scope_of(session, actor)
     if not (scope.is_admin or scope.is_sales):
+        if record_types and set(kinds) - {"account", "contact"}:
+            require_sales(session, actor, "search leads, opportunities or cases")
         kinds = [k for k in kinds if k in ("account", "contact")]
     hits: list[SearchHit] = []
     for kind in RECORD_TYPES:
