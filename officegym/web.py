@@ -184,6 +184,7 @@ def emoji_glyph(name: str) -> str:
 def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     """The UI app serving every episode of `store` under /e/<episode_id>/."""
     from officegym.apps.chat.views import bp as chat_bp
+    from officegym.apps.crm.views import bp as crm_bp
     from officegym.apps.org.views import bp as org_bp
 
     app = Flask(__name__)
@@ -282,4 +283,5 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
 
     app.register_blueprint(org_bp, url_prefix="/e/<episode_id>/org")
     app.register_blueprint(chat_bp, url_prefix="/e/<episode_id>/chat")
+    app.register_blueprint(crm_bp, url_prefix="/e/<episode_id>/crm")
     return app
