@@ -15,7 +15,9 @@ from officegym.apps.org.models import Team
 PAGES = ["/", "/act-as", "/org/", "/org/departments", "/org/people/{handle}", "/org/teams/{team}",
          "/org/departments/{department}", "/chat/c/general", "/chat/c/{thread_channel}/t/{thread}", "/chat/unreads",
          "/chat/mentions", "/chat/search?q=the", "/chat/channels", "/chat/channels/new", "/chat/c/general/details",
-         "/chat/c/general/members", "/chat/c/general/pins", "/chat/dms", "/chat/m/{mine}/edit", "/chat/m/{mine}/react"]
+         "/chat/c/general/members", "/chat/c/general/pins", "/chat/dms", "/chat/m/{mine}/edit", "/chat/m/{mine}/react",
+         "/crm/", "/crm/opportunities", "/crm/opportunities/1", "/crm/accounts/1", "/crm/leads/1/convert",
+         "/crm/cases/1", "/crm/opportunity/1/edit", "/crm/reports/pipeline", "/crm/search?q=a"]
 FIELDS = ("input", "textarea", "select")
 
 
