@@ -81,7 +81,9 @@ def bench_pages(store: EpisodeStore, scale: str) -> list[Figure]:
     client = create_app(store).test_client()
     base = f"/e/{episode.id}"
     pages = {"channel page": f"{base}/chat/c/general", "people list": f"{base}/org/?q=a",
-             "search page": f"{base}/chat/search?q=the"}
+             "search page": f"{base}/chat/search?q=the", "CRM opportunity list": f"{base}/crm/opportunities?stage=open",
+             "CRM opportunity page": f"{base}/crm/opportunities/1", "CRM account page": f"{base}/crm/accounts/1",
+             "CRM pipeline report": f"{base}/crm/reports/pipeline?group_by=owner"}
     figures = []
     for name, url in pages.items():
         def load(url=url):
@@ -95,7 +97,8 @@ def bench_pages(store: EpisodeStore, scale: str) -> list[Figure]:
 def bench_grade(store: EpisodeStore, scale: str) -> list[Figure]:
     """Grading a solved task episode."""
     figures = []
-    for task_id in ("chat.reply_with_fact", "chat.private_team_channel"):
+    for task_id in ("chat.reply_with_fact", "chat.private_team_channel", "crm.close_won_deal",
+                    "x.close_won_announced_deal"):
         episode = store.create(task_id, 0, scale)
         oracle_agent(episode)
         figures.append(measure(f"grade {task_id} ({scale})", episode.grade, 100, target="p50 <= 20 ms"))
