@@ -12,7 +12,7 @@ from pydantic import Field, StringConstraints
 from officegym.apps.crm import schemas, services
 
 from .base import Id, IdOrName, Limit, Offset, episode_call, tool
-from .crm import AccountRef, Descending, NewOwner, Owner, OwnerFilter, Text, sort_by
+from .crm import AccountRef, NewOwner, Owner, OwnerFilter, Text, sort_by
 
 RecordType = Text(20, "The kind of record: account, contact, lead, opportunity or case")
 RecordId = Annotated[IdOrName, Field(description=(

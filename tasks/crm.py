@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from officegym import clock
 from officegym.apps.crm.access import sales_department_id, scope_of
-from officegym.apps.crm.models import LOSS_REASONS, OPEN_STAGES, Activity, LineItem, Opportunity
+from officegym.apps.crm.models import LOSS_REASONS, OPEN_STAGES, LineItem, Opportunity
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, nothing_else_changed
 

@@ -10,16 +10,16 @@ from collections import Counter
 from sqlalchemy import select
 
 from officegym.apps.chat import services as chat
-from officegym.apps.chat.models import Channel, Message
+from officegym.apps.chat.models import Message
 from officegym.apps.crm.access import scope_of
 from officegym.apps.crm.activities import OPEN_CASE_STATUSES
-from officegym.apps.crm.models import OPEN_STAGES, Account, Case, Lead, Opportunity
+from officegym.apps.crm.models import OPEN_STAGES, Account, Case, Opportunity
 from officegym.apps.org.models import Person
 from officegym.graders.checks import answer_is_number, check, nothing_else_changed
 
 from .base import Ref, TaskInstance, TaskTemplate, ToolCall
 from .chat import _post, _steps
-from .common import (added_messages, allow_new_conversation, allow_posts, channel_named, channels_of, contains_text,
+from .common import (added_messages, allow_posts, channel_named, channels_of, contains_text,
                      everyone, find_message, member_ids, mentions_of, pick)
 from .crm import (allow_activity, allow_deal, amounts_in, money, moves_to_won, new_activities, open_deals,
                   sales_managers, sales_people, today)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, create_model
 
-from officegym.apps.org.schemas import PageFields, page_fields
+from officegym.apps.org.schemas import PageFields
 
 
 

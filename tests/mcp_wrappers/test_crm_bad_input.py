@@ -12,8 +12,9 @@ from sqlalchemy import select
 
 from officegym.apps.crm import services as crm
 from officegym.apps.crm.models import Contact
-from officegym.apps.org.models import Department, Person
+from officegym.apps.org.models import Person
 from officegym.mcp_wrappers.server import catalog
+from test_crm_tools import sales_roles
 
 
 @dataclass
@@ -71,13 +72,8 @@ def build(s, rep: Person, lead: Person, head: Person, outsider: Person) -> Scene
 
 def cast(session) -> tuple[Person, Person, Person, Person]:
     """A rep, their team lead, the head of Sales and a member outside Sales."""
-    sales = session.scalar(select(Department).where(Department.name == "Sales"))
-    lead = session.scalar(select(Person).where(Person.department_id == sales.id, Person.manager_id == sales.head_id)
-                          .order_by(Person.id))
-    rep = session.scalar(select(Person).where(Person.manager_id == lead.id).order_by(Person.id))
-    outsider = session.scalar(select(Person).where(Person.department_id != sales.id, Person.role == "member")
-                              .order_by(Person.id))
-    return rep, lead, session.get(Person, sales.head_id), outsider
+    roles = sales_roles(session)
+    return roles["rep"], roles["lead"], roles["head"], roles["outsider"]
 
 
 @pytest.fixture
