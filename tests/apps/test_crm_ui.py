@@ -128,6 +128,17 @@ REFUSALS = [
     ("/crm/opportunity/{others}/edit", {"next_step": "mine"}, 403, "you can edit your own"),
     ("/crm/account/new", {"name": ""}, 400, "Account name is required"),
     ("/crm/leads/{converted}/convert", {"create_opportunity": "yes"}, 409, "already converted"),
+    ("/crm/lead/{converted}/edit", {"status": "Working"}, 409, "was converted"),
+    ("/crm/contact/new", {"first_name": "A", "last_name": "B"}, 400, "belongs to an account"),
+    ("/crm/lead/new", {"first_name": "A", "last_name": "B", "company": "C", "email": "nope"}, 400, "not an email"),
+    ("/crm/case/new", {"account": "999999", "subject": "Broken"}, 404, "No account has id"),
+    ("/crm/opportunities/{deal}/reopen", {}, 409, "only closed deals are reopened"),
+    ("/crm/line-items/999999/update", {"quantity": "2"}, 404, "No line item has id"),
+    ("/crm/line-items/{item}/update", {"quantity": "0"}, 400, "quantity must be a whole number"),
+    ("/crm/line-items/{item}/discount", {"discount": "15", "reason": "x"}, 400, "need no approval"),
+    ("/crm/approvals/999999/approve", {}, 404, "No approval has id"),
+    ("/crm/tasks/999999/complete", {}, 404, "No activity has id"),
+    ("/crm/cases/999999/escalate", {"reason": "x"}, 404, "No case has id"),
 ]
 
 
@@ -135,13 +146,14 @@ REFUSALS = [
 def test_refused_forms_say_why_and_change_nothing(browser, rep, path, form, status, expected):
     with browser.db() as db:
         deal = open_deal(db, rep)
+        item = db.scalar(select(LineItem.id).where(LineItem.opportunity_id == open_deal(db, rep, True).id))
         others = db.scalar(select(Opportunity.id).where(Opportunity.owner_id != rep.id,
                                                         Opportunity.stage.in_(("Qualification", "Proposal")),
                                                         Opportunity.owner_id == rep.manager_id))
         converted = db.scalar(select(Lead.id).where(Lead.status == "Converted", Lead.owner_id == rep.id)) \
             or db.scalar(select(Lead.id).where(Lead.status == "Converted"))
     before = browser.state()
-    response = browser.post(path.format(deal=deal.id, others=others, converted=converted), form)
+    response = browser.post(path.format(deal=deal.id, others=others, converted=converted, item=item), form)
     assert (response.status_code, expected in error_message(response)) == (status, True), error_message(response)
     assert browser.state() == before
 
