@@ -98,6 +98,7 @@ class BiggestOpenDeal(TaskTemplate):
 @register
 class PipelineTotal(TaskTemplate):
     id, apps, difficulty = "crm.pipeline_total", ("crm",), 2
+    split = "test"
     summary = "Add up a rep's open pipeline in a close-date period or in one stage."
 
     def sample(self, session, rng, instance):

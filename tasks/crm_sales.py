@@ -247,6 +247,7 @@ def _urgent_cases(session, account_id: int) -> list[Case]:
 @register
 class EscalateCase(TaskTemplate):
     id, apps, difficulty = "crm.escalate_case", ("crm",), 2
+    split = "test"
     summary = "Escalate an account's oldest New or Working case of High or Urgent priority, with a reason."
 
     def sample(self, session, rng, instance):

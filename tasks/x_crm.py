@@ -161,6 +161,7 @@ def _dm(author_id: int, other_id: int, text: str):
 @register
 class ConvertDmLead(TaskTemplate):
     id, apps, difficulty = "x.convert_dm_lead", ("crm", "chat"), 2
+    split = "test"
     summary = "A colleague asks by direct message to convert a lead; do it as described."
 
     def sample(self, session, rng, instance):
