@@ -18,6 +18,10 @@ from officegym.worlds import ensure_world
 from .timing import Figure, measure, table
 
 
+TICKETS_QUERY = ('project = IT AND statusCategory != Done AND (priority >= High OR labels = customer-impact) '
+                 'ORDER BY priority DESC, created')
+
+
 def bench_reset(store: EpisodeStore, scale: str) -> list[Figure]:
     """New episode from the cached world: free, and for a task with setup (start file cached)."""
     def free():
@@ -46,7 +50,10 @@ def bench_tools(store: EpisodeStore, scale: str) -> list[Figure]:
              "crm_get_account": {"account": 1}, "crm_search_records": {"query": "an"},
              "crm_get_pipeline_report": {"group_by": "owner"},
              "crm_log_activity": {"record_type": "account", "record_id": 1, "kind": "note",
-                                  "subject": "benchmark note"}}
+                                  "subject": "benchmark note"},
+             "tickets_search_tickets": {"query": TICKETS_QUERY}, "tickets_get_ticket": {"key": "IT-7"},
+             "tickets_get_board": {"project": "ENG"},
+             "tickets_add_comment": {"key": "ENG-3", "body": "benchmark comment"}}
 
     async def timed(call) -> list[float]:
         samples = []
@@ -83,7 +90,9 @@ def bench_pages(store: EpisodeStore, scale: str) -> list[Figure]:
     pages = {"channel page": f"{base}/chat/c/general", "people list": f"{base}/org/?q=a",
              "search page": f"{base}/chat/search?q=the", "CRM opportunity list": f"{base}/crm/opportunities?stage=open",
              "CRM opportunity page": f"{base}/crm/opportunities/1", "CRM account page": f"{base}/crm/accounts/1",
-             "CRM pipeline report": f"{base}/crm/reports/pipeline?group_by=owner"}
+             "CRM pipeline report": f"{base}/crm/reports/pipeline?group_by=owner",
+             "tickets board": f"{base}/tickets/projects/ENG/board", "tickets ticket page": f"{base}/tickets/IT-7",
+             "tickets search page": f"{base}/tickets/search?q=project%20%3D%20IT%20ORDER%20BY%20priority%20DESC"}
     figures = []
     for name, url in pages.items():
         def load(url=url):
@@ -94,11 +103,26 @@ def bench_pages(store: EpisodeStore, scale: str) -> list[Figure]:
     return figures
 
 
+def bench_query(store: EpisodeStore, scale: str) -> list[Figure]:
+    """The tickets query language: parse, compile and run one page of a search, as the service does."""
+    from officegym.apps.tickets.services import search_tickets
+
+    episode = store.create(scale=scale)
+    with episode.session() as session:
+        actor = episode.actor(session)
+
+        def search():
+            search_tickets(session, actor, TICKETS_QUERY, 0, 50)
+        figure = measure(f"tickets query, service ({scale})", search, 200, target="p50 <= 3 ms")
+    store.delete(episode.id)
+    return [figure]
+
+
 def bench_grade(store: EpisodeStore, scale: str) -> list[Figure]:
     """Grading a solved task episode."""
     figures = []
     for task_id in ("chat.reply_with_fact", "chat.private_team_channel", "crm.close_won_deal",
-                    "x.close_won_announced_deal"):
+                    "x.close_won_announced_deal", "tickets.close_duplicates", "x.triage_reported_incident"):
         episode = store.create(task_id, 0, scale)
         oracle_agent(episode)
         figures.append(measure(f"grade {task_id} ({scale})", episode.grade, 100, target="p50 <= 20 ms"))
@@ -126,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         store = EpisodeStore(load_settings(episodes_dir=episodes))
         store.world(options.scale)
         figures = [bench_build(options.scale)]
-        for bench in (bench_reset, bench_tools, bench_pages, bench_grade):
+        for bench in (bench_reset, bench_tools, bench_pages, bench_query, bench_grade):
             print(f"running {bench.__name__} ...", file=sys.stderr, flush=True)
             figures += bench(store, options.scale)
         store.close()

@@ -145,10 +145,13 @@ def crm_update_case(
 
 
 @tool()
-def crm_escalate_case(ctx: Context, case: CaseId, reason: Text(1000, "Why it needs escalating")) -> schemas.CaseOut:
-    """Escalate a New or Working case (priority becomes at least High); the reason is logged as a note."""
+def crm_escalate_case(ctx: Context, case: CaseId, reason: Text(1000, "Why it needs escalating"),
+                      ticket: Text(24, "Key of the ticket that tracks the work, such as ENG-42; omit if none",
+                                   optional=True) = None) -> schemas.CaseOut:
+    """Escalate a New or Working case (priority becomes at least High); the reason is logged as a note,
+    and the case keeps the key of the ticket (tickets app) that tracks the work."""
     with episode_call(ctx) as (session, actor):
-        return schemas.cases_out(session, [services.escalate_case(session, actor, case, reason)])[0]
+        return schemas.cases_out(session, [services.escalate_case(session, actor, case, reason, ticket)])[0]
 
 
 # ---------------------------------------------------------------- reports, search, history

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from . import base
 
-WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support")
+WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support", "tickets", "tickets_work")
 _catalog: list[Tool] | None = None
 _lock = threading.Lock()
 

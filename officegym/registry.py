@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-APPS = ("org", "chat", "crm")
+APPS = ("org", "chat", "crm", "tickets")
 
 
 def import_models() -> None:

@@ -16,9 +16,11 @@ from officegym.apps.chat.services import mentioned_handles
 
 from . import vocab
 from .chat_deals import DealTalk, deals_where
+from .chat_incidents import incident_lines, incidents_where, it_help_lines
 from .chat_text import PLACEHOLDERS, Line, Scene, Where, history_end as end_of_history, render_exchange, render_scene
 from .crm import Crm
 from .org import Org, slugify
+from .tickets import Tickets
 
 __all__ = ["build_chat", "PLACEHOLDERS"]
 
@@ -186,9 +188,11 @@ def _conversations(org: Org, spec, rng: Random, projects, history_end: datetime)
     return sorted(plans.values(), key=lambda p: (p.created_at, p.name))
 
 
-def build_chat(session: Session, spec, seed: int, org: Org, crm: Crm | None = None) -> None:
+def build_chat(session: Session, spec, seed: int, org: Org, crm: Crm | None = None,
+               tickets: Tickets | None = None) -> None:
     """Generate and insert every channel, membership, message, reaction, mention and pin; with a
-    `crm`, deal owners also talk about their real deals (see seed_data.chat_deals)."""
+    `crm`, deal owners also talk about their real deals (see seed_data.chat_deals); with `tickets`,
+    on-call engineers work production incidents in #incidents (see seed_data.chat_incidents)."""
     rng = Random(f"{seed}:chat")
     history_end = end_of_history(org.now)
     deals_rng = Random(f"{seed}:chat-deals")  # its own stream: #deals does not reshuffle the other channels
@@ -199,8 +203,25 @@ def build_chat(session: Session, spec, seed: int, org: Org, crm: Crm | None = No
     by_name = {plan.name: plan for plan in plans}
     if crm is not None and "deals" in by_name:
         DealTalk(org, crm, by_name, deals_rng, projects, history_end).run()
+    if tickets is not None:
+        _incident_talk(org, tickets, plans, by_name, Random(f"{seed}:chat-incidents"), history_end)
     plans += _conversations(org, spec, rng, projects, history_end)
     _insert(session, org, plans, rng)
+
+
+def _incident_talk(org: Org, made: Tickets, plans: list[ChannelPlan], by_name: dict, rng: Random,
+                   history_end: datetime) -> None:
+    """#incidents, where on-call engineers work production incidents, and ticket mentions in #it-help."""
+    if "it-help" in by_name:
+        help_plan = by_name["it-help"]
+        help_plan.lines += it_help_lines(org, made, rng, history_end, help_plan.where.member_ids)
+    where = incidents_where(org)
+    lines = incident_lines(org, made, rng, history_end, where.member_ids)
+    if lines:
+        opened = min(line.at for line in lines) - timedelta(days=rng.randint(20, 40))
+        plans.append(ChannelPlan("incidents", "public", where.owner_id, opened, where, [], 0,
+                                 "Production incidents: one thread per incident, with its ticket key",
+                                 "On-call engineers announce and update production incidents here.", lines=lines))
 
 
 def _insert(session: Session, org: Org, plans: list[ChannelPlan], rng: Random) -> None:

@@ -149,7 +149,7 @@ class Scene:
             "num": lambda: str(rng.randint(2, 12)), "big": lambda: str(rng.randint(120, 900)),
             "pct": lambda: str(rng.randint(5, 40)), "csat": lambda: str(rng.randint(88, 99)),
             "amount": lambda: f"${rng.randint(20, 400)}k", "pr": lambda: str(rng.randint(1200, 4800)),
-            "jira": lambda: f"ENG-{rng.randint(100, 999)}", "ticket": lambda: f"IT-{rng.randint(1000, 4999)}",
+            "jira": lambda: self._ticket("ENG"), "ticket": lambda: self._ticket("IT"),
             "version": lambda: f"v{rng.randint(1, 4)}.{rng.randint(0, 12)}.{rng.randint(0, 9)}",
             "quarter": lambda: f"Q{(quarter - 2) % 4 + 1}", "next_quarter": lambda: f"Q{quarter % 4 + 1}",
             "service": lambda: rng.choice(vocab.SERVICES), "service2": lambda: rng.choice(vocab.SERVICES),
@@ -168,6 +168,12 @@ class Scene:
         if key not in simple:
             raise KeyError(f"unknown placeholder {{{key}}} in seed_data.vocab")
         return simple[key]()
+
+    def _ticket(self, project: str) -> str:
+        """A real ticket of the project filed before the scene (a made-up key in a world without one)."""
+        filed = self.org.ticket_keys.get(project, [])
+        earlier = [key for at, key in filed if at <= self.at] or [key for _at, key in filed[:1]]
+        return self.rng.choice(earlier) if earlier else f"{project}-{self.rng.randint(100, 999)}"
 
     def _approver(self) -> PersonRec:
         """The lead who signs off on the asker's request: their lead, or their head if they lead."""

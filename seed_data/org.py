@@ -70,6 +70,8 @@ class Org:
     customers: list[str]
     candidates: list[str]
     new_hires: list[int]
+    # project key -> (filed at, ticket key) of the seeded tickets, for chat to mention real ones
+    ticket_keys: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
 
     @property
     def ceo(self) -> PersonRec:

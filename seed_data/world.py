@@ -18,6 +18,7 @@ from officegym.errors import Invalid
 from .chat import build_chat
 from .crm import build_crm
 from .org import build_org
+from .tickets import build_tickets
 
 # The company's "now": a Monday morning. Seeded history ends the Friday before, so "today" in a
 # task only ever means what the task itself set up.
@@ -63,7 +64,7 @@ def scale_spec(scale: str | ScaleSpec) -> ScaleSpec:
 
 def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 0,
                 progress: Progress | None = None) -> None:
-    """Generate the whole company into an empty database: directory, then CRM, then chat."""
+    """Generate the whole company into an empty database: directory, CRM, tickets, then chat."""
     spec = scale_spec(scale)
     report = progress or (lambda step, fraction: None)
     clock.set_base(session, COMPANY_NOW)
@@ -71,6 +72,8 @@ def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 
     org = build_org(session, spec, seed, COMPANY_NOW)
     report("crm: accounts, deals and cases", 0.2)
     crm = build_crm(session, spec, seed, org)  # before chat, so that chat talks about real deals
-    report("chat: channels and conversations", 0.4)
-    build_chat(session, spec, seed, org, crm)
+    report("tickets: projects, queues and tickets", 0.35)
+    tickets = build_tickets(session, spec, seed, org, crm)  # before chat, which discusses the incidents
+    report("chat: channels and conversations", 0.45)
+    build_chat(session, spec, seed, org, crm, tickets)
     report("done", 1.0)

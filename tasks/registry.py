@@ -10,7 +10,8 @@ from officegym.errors import NotFound
 from .base import TaskTemplate
 
 _TASKS: dict[str, TaskTemplate] = {}
-TASK_MODULES = ("chat", "chat_channels", "chat_questions", "crm", "crm_sales", "crm_answers", "x_crm")
+TASK_MODULES = ("chat", "chat_channels", "chat_questions", "crm", "crm_sales", "crm_answers", "x_crm", "tickets",
+                "tickets_more", "tickets_answers", "x_tickets")
 
 
 def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:

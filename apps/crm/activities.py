@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from officegym import clock
 from officegym.apps.org.models import Person
 from officegym.apps.org.services import contains
+from officegym.apps.tickets.lookups import resolve_ticket
 from officegym.errors import Conflict, Forbidden, Invalid
 from officegym.journal import journaled
 from officegym.pagination import Page, paginate
@@ -166,18 +167,23 @@ def update_case(session: Session, actor: Person, case: int | str, **changes) -> 
 
 
 @journaled("crm.escalate_case")
-def escalate_case(session: Session, actor: Person, case: int | str, reason: str) -> Case:
-    """Escalate an open case (raising it to High priority at least); the reason is logged as a note."""
+def escalate_case(session: Session, actor: Person, case: int | str, reason: str, ticket: str | None = None) -> Case:
+    """Escalate an open case (raising it to High priority at least); the reason is logged as a note.
+    `ticket` names the tickets-app ticket (such as ENG-42) that now tracks the work; it must exist
+    and be visible to the actor."""
     found = resolve_case(session, actor, case)
     require_edit(session, actor, found.owner_id, f"Case {found.id}")
     why = fields.text(reason, "Reason", 1000, required=True)
     if found.status in ("Escalated", "Closed"):
         raise Conflict(f"Case {found.id} is {found.status}; only a New or Working case is escalated.")
-    when = clock.advance(session)
     values = {"status": "Escalated"}
+    if ticket not in (None, ""):
+        values["ticket_key"] = resolve_ticket(session, actor, ticket).key
+    when = clock.advance(session)
     if CASE_PRIORITIES.index(found.priority) < CASE_PRIORITIES.index("High"):
         values["priority"] = "High"
     fields.apply_changes(session, actor, found, "case", values, when)
-    session.add(Activity(kind="note", subject="Escalated", body=why, record_type="case", record_id=found.id,
+    body = why + (f" Tracked in {values['ticket_key']}." if "ticket_key" in values else "")
+    session.add(Activity(kind="note", subject="Escalated", body=body, record_type="case", record_id=found.id,
                          owner_id=actor.id, status="Completed", created_at=when, completed_at=when))
     return found

@@ -14,27 +14,17 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid
+from officegym.values import choice, day, text, whole
 
 from .models import FieldChange
+
+__all__ = ["text", "choice", "day", "whole", "email", "phone", "money_cents", "percent_bp", "dollars",
+           "apply_changes", "record_creation", "insert", "requested_changes"]
 
 MAX_MONEY_CENTS = 10**12  # ten billion dollars
 _MONEY = re.compile(r"^\$?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d{1,2})?$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.IGNORECASE)
 _PHONE = re.compile(r"^[0-9+().\-\s x]{5,40}$")
-
-
-def text(value, what: str, limit: int, required: bool = False) -> str:
-    """Stripped text of at most `limit` characters (non-empty when required)."""
-    if value is None:
-        value = ""
-    if not isinstance(value, str):
-        raise Invalid(f"{what} must be text, got {type(value).__name__}.")
-    cleaned = value.strip()
-    if required and not cleaned:
-        raise Invalid(f"{what} is required.")
-    if len(cleaned) > limit:
-        raise Invalid(f"{what} is {len(cleaned)} characters; the limit is {limit}.")
-    return cleaned
 
 
 def email(value, what: str = "Email") -> str:
@@ -53,13 +43,6 @@ def phone(value) -> str:
     return cleaned
 
 
-def choice(value, allowed: tuple[str, ...], what: str) -> str:
-    """One of `allowed`, matched without regard to case."""
-    if isinstance(value, str):
-        for option in allowed:
-            if option.lower() == value.strip().lower():
-                return option
-    raise Invalid(f"{what} must be one of: {', '.join(allowed)}; got {value!r}.")
 
 
 def money_cents(value, what: str = "Amount") -> int:
@@ -103,29 +86,8 @@ def percent_bp(value, what: str = "Discount") -> int:
     return int(bp)
 
 
-def day(value, what: str = "Date") -> date:
-    """A date given as a date or as text YYYY-MM-DD."""
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    if isinstance(value, str):
-        try:
-            parsed = date.fromisoformat(value.strip())
-        except ValueError:
-            parsed = None
-        if parsed is not None and 2000 <= parsed.year <= 2100:
-            return parsed
-    raise Invalid(f"{what} must be a date written YYYY-MM-DD (2000-2100), got {value!r}.")
 
 
-def whole(value, what: str, low: int, high: int) -> int:
-    """A whole number between low and high (digits in text are accepted)."""
-    if isinstance(value, str) and value.strip().isdecimal():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Invalid(f"{what} must be a whole number from {low} to {high}, got {value!r}.")
-    return value
 
 
 def dollars(cents: int) -> str:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.schemas import page_fields
+from officegym.apps.org.schemas import page_out, people_briefs, when
 from officegym.errors import OfficeError
 
 from . import services
@@ -31,23 +31,6 @@ __all__ = ["money", "page_out", "accounts_out", "account_detail_out", "contacts_
 def money(cents: int | None) -> float:
     """Whole cents as dollars with two decimals."""
     return round((cents or 0) / 100, 2)
-
-
-def _when(value) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def page_out(model, items: list, page):
-    """A page model from presented items and the service's Page."""
-    return model(items=items, **page_fields(page))
-
-
-def _people(session: Session, ids) -> dict[int, PersonBrief]:
-    ids = {i for i in ids if i}
-    if not ids:
-        return {}
-    return {pid: PersonBrief(id=pid, name=name, handle=handle) for pid, name, handle in session.execute(
-        select(Person.id, Person.name, Person.handle).where(Person.id.in_(ids)))}
 
 
 _NAMES = {"account": (Account, Account.name), "contact": (Contact, Contact.first_name + " " + Contact.last_name),
@@ -70,7 +53,7 @@ def _products(session: Session, ids) -> dict[int, Product]:
 
 def accounts_out(session: Session, accounts: Sequence[Account]) -> list[AccountOut]:
     """A page of accounts with owners and parents (two queries)."""
-    owners = _people(session, {a.owner_id for a in accounts})
+    owners = people_briefs(session, {a.owner_id for a in accounts})
     parents = _refs(session, "account", {a.parent_id for a in accounts})
     return [AccountOut(id=a.id, name=a.name, industry=a.industry, size=a.size, region=a.region, website=a.website,
                        phone=a.phone, owner=owners[a.owner_id], parent=parents.get(a.parent_id),
@@ -94,7 +77,7 @@ def account_detail_out(session: Session, actor: Person, account: Account) -> Acc
 
 def contacts_out(session: Session, contacts: Sequence[Contact]) -> list[ContactOut]:
     """A page of contacts with their accounts and owners."""
-    owners = _people(session, {c.owner_id for c in contacts})
+    owners = people_briefs(session, {c.owner_id for c in contacts})
     accounts = _refs(session, "account", {c.account_id for c in contacts})
     return [ContactOut(id=c.id, name=c.name, first_name=c.first_name, last_name=c.last_name, title=c.title,
                        email=c.email, phone=c.phone, account=accounts[c.account_id], owner=owners[c.owner_id],
@@ -103,13 +86,13 @@ def contacts_out(session: Session, contacts: Sequence[Contact]) -> list[ContactO
 
 def leads_out(session: Session, leads: Sequence[Lead]) -> list[LeadOut]:
     """A page of leads with owners and, for converted ones, the records they became."""
-    owners = _people(session, {x.owner_id for x in leads})
+    owners = people_briefs(session, {x.owner_id for x in leads})
     accounts = _refs(session, "account", {x.converted_account_id for x in leads})
     contacts = _refs(session, "contact", {x.converted_contact_id for x in leads})
     deals = _refs(session, "opportunity", {x.converted_opportunity_id for x in leads})
     return [LeadOut(id=x.id, name=x.name, first_name=x.first_name, last_name=x.last_name, company=x.company,
                     title=x.title, email=x.email, phone=x.phone, source=x.source, status=x.status,
-                    owner=owners[x.owner_id], created_at=x.created_at.isoformat(), converted_at=_when(x.converted_at),
+                    owner=owners[x.owner_id], created_at=x.created_at.isoformat(), converted_at=when(x.converted_at),
                     converted_account=accounts.get(x.converted_account_id),
                     converted_contact=contacts.get(x.converted_contact_id),
                     converted_opportunity=deals.get(x.converted_opportunity_id)) for x in leads]
@@ -126,7 +109,7 @@ def conversion_out(session: Session, lead: Lead) -> ConversionOut:
 
 def opportunities_out(session: Session, deals: Sequence[Opportunity]) -> list[OpportunityOut]:
     """A page of opportunities with accounts, owners and whether they have line items."""
-    owners = _people(session, {d.owner_id for d in deals})
+    owners = people_briefs(session, {d.owner_id for d in deals})
     accounts = _refs(session, "account", {d.account_id for d in deals})
     ids = [d.id for d in deals]
     priced = set(session.scalars(select(LineItem.opportunity_id).where(LineItem.opportunity_id.in_(ids))
@@ -135,7 +118,7 @@ def opportunities_out(session: Session, deals: Sequence[Opportunity]) -> list[Op
                            stage=d.stage, probability=d.probability, amount=money(d.amount_cents),
                            close_date=d.close_date.isoformat(), type=d.type, next_step=d.next_step,
                            competitor=d.competitor, loss_reason=d.loss_reason, created_at=d.created_at.isoformat(),
-                           closed_at=_when(d.closed_at), has_line_items=d.id in priced) for d in deals]
+                           closed_at=when(d.closed_at), has_line_items=d.id in priced) for d in deals]
 
 
 def opportunity_detail_out(session: Session, actor: Person, deal: Opportunity) -> OpportunityDetailOut:
@@ -172,7 +155,7 @@ def line_items_out(session: Session, items: Sequence[LineItem]) -> list[LineItem
 
 def approvals_out(session: Session, approvals: Sequence[DiscountApproval]) -> list[ApprovalOut]:
     """Discount requests with their deal, line item and people."""
-    people = _people(session, {a.requested_by_id for a in approvals} | {a.approver_id for a in approvals})
+    people = people_briefs(session, {a.requested_by_id for a in approvals} | {a.approver_id for a in approvals})
     deals = _refs(session, "opportunity", {a.opportunity_id for a in approvals})
     ids = {a.line_item_id for a in approvals}
     items = {i.id: i for i in line_items_out(session, list(session.scalars(
@@ -180,7 +163,7 @@ def approvals_out(session: Session, approvals: Sequence[DiscountApproval]) -> li
     return [ApprovalOut(id=a.id, opportunity=deals[a.opportunity_id], line_item=items.get(a.line_item_id),
                         discount=a.discount_bp / 100, reason=a.reason, status=a.status,
                         requested_by=people[a.requested_by_id], approver=people[a.approver_id],
-                        requested_at=a.requested_at.isoformat(), decided_at=_when(a.decided_at),
+                        requested_at=a.requested_at.isoformat(), decided_at=when(a.decided_at),
                         decision_note=a.decision_note) for a in approvals]
 
 
@@ -214,27 +197,27 @@ def entries_out(session: Session, entries: Sequence[PriceBookEntry]) -> list[Pri
 
 def activities_out(session: Session, activities: Sequence[Activity]) -> list[ActivityOut]:
     """Activities with the name of the record each is on (one query per record type)."""
-    owners = _people(session, {a.owner_id for a in activities})
+    owners = people_briefs(session, {a.owner_id for a in activities})
     names: dict[tuple[str, int], str] = {}
     for kind in {a.record_type for a in activities}:
         for i, ref in _refs(session, kind, {a.record_id for a in activities if a.record_type == kind}).items():
             names[kind, i] = ref.name
     return [ActivityOut(id=a.id, kind=a.kind, subject=a.subject, body=a.body, record_type=a.record_type,
                         record_id=a.record_id, record_name=names.get((a.record_type, a.record_id), ""),
-                        owner=owners[a.owner_id], status=a.status, due_date=_when(a.due_date),
-                        created_at=a.created_at.isoformat(), completed_at=_when(a.completed_at))
+                        owner=owners[a.owner_id], status=a.status, due_date=when(a.due_date),
+                        created_at=a.created_at.isoformat(), completed_at=when(a.completed_at))
             for a in activities]
 
 
 def cases_out(session: Session, cases: Sequence[Case]) -> list[CaseOut]:
     """Cases with their accounts, contacts and owners."""
-    owners = _people(session, {c.owner_id for c in cases})
+    owners = people_briefs(session, {c.owner_id for c in cases})
     accounts = _refs(session, "account", {c.account_id for c in cases})
     contacts = _refs(session, "contact", {c.contact_id for c in cases})
     return [CaseOut(id=c.id, subject=c.subject, description=c.description, account=accounts[c.account_id],
                     contact=contacts.get(c.contact_id), owner=owners[c.owner_id], status=c.status,
                     priority=c.priority, origin=c.origin, created_at=c.created_at.isoformat(),
-                    closed_at=_when(c.closed_at), ticket_key=c.ticket_key) for c in cases]
+                    closed_at=when(c.closed_at), ticket_key=c.ticket_key) for c in cases]
 
 
 def pipeline_out(rows: Sequence[services.PipelineRow], group_by: str, stages: str,
@@ -254,7 +237,7 @@ def hits_out(hits: Sequence[services.SearchHit]) -> list[SearchHitOut]:
 
 def history_out(session: Session, changes: Sequence[FieldChange]) -> list[FieldChangeOut]:
     """Field changes with who made them."""
-    people = _people(session, {c.changed_by_id for c in changes})
+    people = people_briefs(session, {c.changed_by_id for c in changes})
     return [FieldChangeOut(id=c.id, field=c.field, old_value=c.old_value, new_value=c.new_value,
                            changed_by=people[c.changed_by_id], changed_at=c.changed_at.isoformat())
             for c in changes]

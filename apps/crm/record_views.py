@@ -265,7 +265,7 @@ def complete_task(activity_id: int):
 def escalate(record_id: int):
     """Escalate a case with a reason."""
     with ui() as (db, actor):
-        services.escalate_case(db, actor, record_id, _form("reason"))
+        services.escalate_case(db, actor, record_id, _form("reason"), _form("ticket"))
     flash_info("The case was escalated.")
     return see_other(_record_url("case", record_id))
 

@@ -7,25 +7,10 @@ hundredths of a percent.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field
 
-from officegym.apps.org.schemas import PageFields
+from officegym.apps.org.schemas import PersonBrief, Ref, page_model
 
-
-
-class PersonBrief(BaseModel):
-    """A person named on a record (owner, approver, author of a change)."""
-
-    id: int
-    name: str
-    handle: str = Field(description="Usable wherever a person is asked for, as @handle")
-
-
-class Ref(BaseModel):
-    """Another record, by id and name."""
-
-    id: int
-    name: str
 
 
 class AccountOut(BaseModel):
@@ -272,23 +257,18 @@ class FieldChangeOut(BaseModel):
     changed_at: str
 
 
-def _page(name: str, item, noun: str) -> type[PageFields]:
-    return create_model(name, __base__=PageFields, __module__=__name__, __doc__=f"One page of {noun}.",
-                        items=(list[item], ...))
-
-
-AccountPage = _page("AccountPage", AccountOut, "accounts")
-ContactPage = _page("ContactPage", ContactOut, "contacts")
-LeadPage = _page("LeadPage", LeadOut, "leads")
-OpportunityPage = _page("OpportunityPage", OpportunityOut, "opportunities")
-ProductPage = _page("ProductPage", ProductOut, "products")
-PriceBookPage = _page("PriceBookPage", PriceBookOut, "price books")
-PriceBookEntryPage = _page("PriceBookEntryPage", PriceBookEntryOut, "price book entries")
-ApprovalPage = _page("ApprovalPage", ApprovalOut, "discount approval requests")
-ActivityPage = _page("ActivityPage", ActivityOut, "activities")
-CasePage = _page("CasePage", CaseOut, "cases")
-SearchPage = _page("SearchPage", SearchHitOut, "search hits")
-HistoryPage = _page("HistoryPage", FieldChangeOut, "field changes, newest first")
+AccountPage = page_model("AccountPage", AccountOut, "accounts", __name__)
+ContactPage = page_model("ContactPage", ContactOut, "contacts", __name__)
+LeadPage = page_model("LeadPage", LeadOut, "leads", __name__)
+OpportunityPage = page_model("OpportunityPage", OpportunityOut, "opportunities", __name__)
+ProductPage = page_model("ProductPage", ProductOut, "products", __name__)
+PriceBookPage = page_model("PriceBookPage", PriceBookOut, "price books", __name__)
+PriceBookEntryPage = page_model("PriceBookEntryPage", PriceBookEntryOut, "price book entries", __name__)
+ApprovalPage = page_model("ApprovalPage", ApprovalOut, "discount approval requests", __name__)
+ActivityPage = page_model("ActivityPage", ActivityOut, "activities", __name__)
+CasePage = page_model("CasePage", CaseOut, "cases", __name__)
+SearchPage = page_model("SearchPage", SearchHitOut, "search hits", __name__)
+HistoryPage = page_model("HistoryPage", FieldChangeOut, "field changes, newest first", __name__)
 
 
 def __getattr__(name: str):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -26,6 +26,46 @@ class PageFields(BaseModel):
 def page_fields(page) -> dict:
     """The PageFields of an officegym Page, as keyword arguments."""
     return {"total": page.total, "offset": page.offset, "next_offset": page.next_offset}
+
+
+def page_model(name: str, item, noun: str, module: str) -> type[PageFields]:
+    """A page model `name` holding `items` of the model `item` (one per list an app returns)."""
+    return create_model(name, __base__=PageFields, __module__=module, __doc__=f"One page of {noun}.",
+                        items=(list[item], ...))
+
+
+def page_out(model, items: list, page):
+    """A page model from presented items and the service's Page."""
+    return model(items=items, **page_fields(page))
+
+
+class PersonBrief(BaseModel):
+    """A person named on a record (owner, assignee, reporter, approver, author of a change)."""
+
+    id: int
+    name: str
+    handle: str = Field(description="Usable wherever a person is asked for, as @handle")
+
+
+class Ref(BaseModel):
+    """Another record, by id and name."""
+
+    id: int
+    name: str
+
+
+def when(value) -> str | None:
+    """A date or time as ISO text (None stays None)."""
+    return value.isoformat() if value is not None else None
+
+
+def people_briefs(session: Session, ids) -> dict[int, PersonBrief]:
+    """PersonBriefs by id for every id given (one query)."""
+    ids = {i for i in ids if i}
+    if not ids:
+        return {}
+    return {pid: PersonBrief(id=pid, name=name, handle=handle) for pid, name, handle in session.execute(
+        select(Person.id, Person.name, Person.handle).where(Person.id.in_(ids)))}
 
 
 class PersonOut(BaseModel):

@@ -17,13 +17,15 @@ from officegym.apps.crm import services as crm_services
 from officegym.apps.crm.models import Account, Case, Lead, Opportunity
 from officegym.apps.org import services as org_services
 from officegym.apps.org.models import Department, Person, Team
+from officegym.apps.tickets import services as tickets_services
+from officegym.apps.tickets.models import Group as TicketGroup
 from officegym.db import Base
 from officegym.mcp_wrappers.server import catalog
 from officegym.worlds import content_hash
 
-NAME = re.compile(r"^(chat|org|crm)_[a-z]+_[a-z_]+$")
+NAME = re.compile(r"^(chat|org|crm|tickets)_[a-z]+_[a-z_]+$")
 READ_VERBS = {"list", "get", "search"}
-DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin"}
+DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin", "unlink", "unwatch"}
 # Public service functions with an operation's signature that are lookups other code builds on.
 HELPERS = {
     chat_services: {"resolve_channel", "resolve_message",
@@ -33,6 +35,9 @@ HELPERS = {
     # crm_get_opportunity, approver_for its approver, scope_of every "what may I see" decision.
     crm_services: {"child_accounts", "line_items", "has_line_items", "approver_for", "line_total", "quarter_of",
                    "quarter_bounds", "scope_of"},
+    # Reads that tickets_get_project (components), tickets_get_group (members) and tickets_get_ticket
+    # (transitions, watchers, SLA clocks) show as parts of one record.
+    tickets_services: {"list_components", "group_members", "available_transitions", "list_watchers", "get_sla"},
 }
 MODELS = {mapper.class_.__name__ for mapper in Base.registry.mappers}
 
@@ -102,8 +107,8 @@ def operations(module) -> set[str]:
     return found - HELPERS[module]
 
 
-@pytest.mark.parametrize("app, module", [("chat", chat_services), ("org", org_services), ("crm", crm_services)],
-                         ids=["chat", "org", "crm"])
+@pytest.mark.parametrize("app, module", [("chat", chat_services), ("org", org_services), ("crm", crm_services),
+                                         ("tickets", tickets_services)], ids=["chat", "org", "crm", "tickets"])
 def test_one_tool_per_service_operation(app, module):
     ops = operations(module)
     called = {}
@@ -134,6 +139,23 @@ def crm_reads(agent) -> dict:
     }
 
 
+def tickets_reads(agent) -> dict:
+    """Arguments for every read-only tickets tool, on a project, group, sprint and ticket made for the test."""
+    with agent.episode.session("setup") as s:
+        owner = s.scalar(select(Person).where(Person.role == "owner"))
+        tickets_services.create_project(s, owner, "ZR", "Zz Reads", "software", owner.id)
+        key = tickets_services.create_ticket(s, owner, "ZR", "Task", "Read me").key
+        tickets_services.create_sprint(s, owner, "ZR", "ZR Sprint 1")
+        s.add(TicketGroup(name="Zz Reads Crew"))  # groups are seeded data: no service makes them
+    return {
+        "tickets_list_projects": {}, "tickets_get_project": {"project": "ZR"}, "tickets_list_groups": {},
+        "tickets_search_tickets": {"query": "project = ZR"}, "tickets_list_sprints": {"project": "ZR"},
+        "tickets_get_board": {"project": "ZR", "sprint": "ZR Sprint 1"}, "tickets_get_ticket": {"key": key},
+        "tickets_list_comments": {"key": key}, "tickets_get_history": {"key": key},
+        "tickets_get_group": {"group": "zz reads crew"},
+    }
+
+
 def test_read_only_tools_change_nothing(agent):
     with agent.episode.session() as s:
         message = s.scalars(select(Message.id).join(Message.channel).where(
@@ -150,7 +172,7 @@ def test_read_only_tools_change_nothing(agent):
         "org_search_people": {}, "org_get_person": {"person": person}, "org_list_direct_reports": {"person": person},
         "org_list_departments": {}, "org_get_department": {"department": department}, "org_list_teams": {},
         "org_get_team": {"team": team},
-        **crm_reads(agent),
+        **crm_reads(agent), **tickets_reads(agent),
     }
     assert set(args) == {t.name for t in catalog() if t.annotations.read_only_hint}
     before = content_hash(agent.episode.engine)

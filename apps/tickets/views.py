@@ -1,0 +1,142 @@
+"""Tickets pages: projects, boards with sprint administration, search with the query box, and the
+create form. The ticket page and its forms live in ticket_views.py. Views parse, call a service,
+render; every rule is in the services."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, render_template, request, url_for
+
+from officegym.errors import Invalid, OfficeError
+from officegym.web import arg_int, back_url, see_other, ui
+
+from . import services, workflow
+from .models import LEVELS, PRIORITIES, SERVICE_TYPES, SOFTWARE_TYPES, TYPES
+
+bp = Blueprint("tickets", __name__, template_folder="templates")
+PAGE = 25
+SORTS = {"key": "key", "summary": "summary", "type": "type", "status": "status", "priority": "priority",
+         "assignee": "assignee", "updated": "updated"}
+
+
+def arg(name: str) -> str:
+    """A stripped query-string argument ('' when absent)."""
+    return request.args.get(name, "").strip()
+
+
+def form(name: str) -> str:
+    """A form field as typed ('' when absent)."""
+    return request.form.get(name, "")
+
+
+def flash_info(text: str) -> None:
+    """A confirmation shown on the next page."""
+    flash(text, "info")
+
+
+@bp.get("/")
+def home():
+    """Every project with its open counts, and the tickets assigned to me."""
+    with ui() as (db, actor):
+        projects = [(p, services.open_counts(db, actor, p)) for p in services.list_projects(db, actor)]
+        mine = services.search_tickets(db, actor, "assignee = currentUser() AND statusCategory != Done "
+                                                  "ORDER BY priority DESC, updated DESC", 0, 20)
+        return render_template("tickets/home.html", projects=projects, mine=mine)
+
+
+@bp.get("/projects/<key>/board")
+def board(key: str):
+    """A project's board: columns by status for the chosen or the active sprint, else the open work."""
+    with ui() as (db, actor):
+        shown = services.get_board(db, actor, key, arg("sprint") or None)
+        project = shown.project
+        sprints = [] if project.is_service_desk else services.list_sprints(db, actor, project.key)
+        is_lead = actor.is_admin or actor.id == project.lead_id
+        return render_template("tickets/board.html", board=shown, project=project, sprints=sprints, is_lead=is_lead)
+
+
+@bp.post("/projects/<key>/sprints")
+def sprint_action(key: str):
+    """Create, start or complete a sprint (the project lead's forms on the board)."""
+    action = form("action")
+    with ui() as (db, actor):
+        if action == "create":
+            services.create_sprint(db, actor, key, form("name"), form("goal"))
+        elif action == "start":
+            services.start_sprint(db, actor, key, form("sprint"), form("end_date"), form("start_date") or None)
+        elif action == "complete":
+            services.complete_sprint(db, actor, key, form("sprint"), form("move_to") or None)
+        else:
+            raise Invalid("Choose a sprint action: create, start or complete.")
+    flash_info(f"Sprint {action} done.")
+    return see_other(back_url(url_for("tickets.board", key=key)))
+
+
+def _query_from_filters() -> str:
+    """The query typed in the box, or one built from the simple filters."""
+    if arg("q"):
+        return arg("q")
+    parts = []
+    if arg("project"):
+        parts.append(f"project = \"{arg('project')}\"")
+    if arg("type"):
+        parts.append(f"type = \"{arg('type')}\"")
+    if arg("status"):
+        parts.append("statusCategory != Done" if arg("status") == "open" else f"status = \"{arg('status')}\"")
+    if arg("mine"):
+        parts.append("assignee = currentUser()")
+    return " AND ".join(parts)
+
+
+@bp.get("/search")
+def search():
+    """Tickets matching the query box (or the filters), sortable by column, in pages."""
+    query = _query_from_filters()
+    sort = arg("sort")
+    with ui() as (db, actor):
+        projects = services.list_projects(db, actor)
+        text = query
+        if sort in SORTS:
+            base = query.split(" ORDER BY ")[0] if " ORDER BY " in query.upper() else query
+            text = f"{base} ORDER BY {SORTS[sort]} {'DESC' if arg('dir') == 'desc' else 'ASC'}"
+        try:
+            page = services.search_tickets(db, actor, text, arg_int("offset", 0), PAGE)
+            error = None
+        except OfficeError as refused:
+            page, error = None, refused.message
+        status = 400 if error else 200
+        return render_template("tickets/search.html", page=page, error=error, query=query, projects=projects,
+                               types=TYPES, statuses=workflow.ALL_STATUSES), status
+
+
+@bp.get("/create")
+def new_ticket():
+    """The form to file a ticket (fields may be pre-filled from the query string)."""
+    with ui() as (db, actor):
+        projects = services.list_projects(db, actor)
+        chosen = arg("project") or (projects[0].key if projects else "")
+        project = services.get_project(db, actor, chosen) if chosen else None
+        components = services.list_components(db, actor, project.key) if project else []
+        types = SERVICE_TYPES if project and project.is_service_desk else SOFTWARE_TYPES
+        return render_template("tickets/ticket_form.html", editing=False, projects=projects, project=project,
+                               types=types, priorities=PRIORITIES, levels=LEVELS, components=components,
+                               groups=services.list_groups(db, actor), values=request.args, ticket=None,
+                               chosen_components=request.args.getlist("components"))
+
+
+@bp.post("/create")
+def create_ticket():
+    """File a ticket from the form and open it."""
+    with ui() as (db, actor):
+        created = services.create_ticket(
+            db, actor, form("project"), form("type"), form("summary"), form("description"),
+            priority=form("priority") or None, impact=form("impact") or None, urgency=form("urgency") or None,
+            assignee=form("assignee").strip() or None, group=form("group") or None, labels=form("labels"),
+            components=request.form.getlist("components"), due_date=form("due_date") or None,
+            parent=form("parent").strip() or None, account=form("account").strip() or None,
+            story_points=form("story_points").strip() or None)
+        key = created.key
+    flash_info(f"Filed {key}.")
+    return see_other(url_for("tickets.ticket", key=key))
+
+
+from . import ticket_views  # noqa: E402,F401  (registers the ticket page and its forms on bp)

@@ -1,0 +1,93 @@
+"""Ticket answer tasks: count the open tickets of a queue whose SLA is breached right now, count
+the open work of an engineering component by type. Expected values are recomputed from the start
+state, on the episode's simulated clock, when grading."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from officegym import clock
+from officegym.apps.org.models import Person
+from officegym.apps.tickets import workflow
+from officegym.apps.tickets.models import Component, Group, Ticket, TicketComponent
+from officegym.apps.tickets.sla import sla_clocks
+from officegym.graders.checks import answer_is_number, nothing_else_changed
+
+from .base import TaskInstance, TaskTemplate, ToolCall
+from .common import pick
+from .registry import register
+from .tickets import group_people, project_id, tickets_where
+
+
+def _breached(session, group_id: int, clock_name: str, kind: str | None) -> list[Ticket]:
+    """Open tickets of a group (of one type, when given) whose named SLA clock is over its target now."""
+    now = clock.now(session)
+    found = []
+    for ticket in tickets_where(session, Ticket.group_id == group_id, *([Ticket.type == kind] if kind else [])):
+        if workflow.is_open(ticket.status) and any(c.name == clock_name and c.breached for c in sla_clocks(ticket, now)):
+            found.append(ticket)
+    return found
+
+
+@register
+class BreachedSlaCount(TaskTemplate):
+    id, apps, difficulty = "tickets.breached_sla_count", ("tickets",), 2
+    summary = "Count the open tickets of your group's queue whose SLA is breached now."
+
+    def sample(self, session, rng, instance):
+        groups = [g for g in session.scalars(select(Group).order_by(Group.id))
+                  if tickets_where(session, Ticket.group_id == g.id)]
+        group = pick(rng, groups)
+        actor = pick(rng, group_people(session, group.id))
+        clock_name = pick(rng, ["Time to resolution", "Time to first response"])
+        kind = pick(rng, [None, "Incident", "Service Request"])
+        count = len(_breached(session, group.id, clock_name, kind))
+        words = "resolution" if clock_name == "Time to resolution" else "first-response"
+        what = {None: "tickets", "Incident": "incidents", "Service Request": "service requests"}[kind]
+        return TaskInstance(
+            self.id, instance, actor.id,
+            f"How many open {what} assigned to the {group.name} group have breached their {words} SLA right now? "
+            "Submit the number with submit_answer.",
+            [ToolCall("tickets_search_tickets", {"query": f"group = \"{group.name}\" AND statusCategory != Done"}),
+             ToolCall("submit_answer", {"answer": str(count)})],
+            {"group": group.id, "clock": clock_name, "kind": kind}, is_answer_task=True)
+
+    def check(self, ctx, inst):
+        p = inst.params
+        expected = len(_breached(ctx.start, p["group"], p["clock"], p["kind"]))
+        return [answer_is_number(ctx.answer, expected, weight=2), nothing_else_changed(ctx.diff, [])]
+
+
+def _component_work(session, component_id: int, kind: str) -> list[Ticket]:
+    ids = select(TicketComponent.ticket_id).where(TicketComponent.component_id == component_id)
+    return [t for t in tickets_where(session, Ticket.id.in_(ids), Ticket.type == kind) if workflow.is_open(t.status)]
+
+
+@register
+class OpenWorkCount(TaskTemplate):
+    id, apps, difficulty = "tickets.open_work_count", ("tickets",), 1
+    summary = "Count the unfinished tickets of one type in one component of a software project."
+
+    def sample(self, session, rng, instance):
+        components = list(session.scalars(select(Component).where(Component.project_id.in_(
+            [project_id(session, "ENG"), project_id(session, "SOPS")])).order_by(Component.id)))
+        component = pick(rng, components)
+        kind = pick(rng, ["Bug", "Story", "Task", "Sub-task"])
+        count = len(_component_work(session, component.id, kind))
+        people = list(session.scalars(select(Person).order_by(Person.id)))
+        actor = pick(rng, people)
+        key = "ENG" if component.project_id == project_id(session, "ENG") else "SOPS"
+        plural = {"Bug": "bugs", "Story": "stories", "Task": "tasks", "Sub-task": "sub-tasks"}[kind]
+        return TaskInstance(
+            self.id, instance, actor.id,
+            f"How many {plural} of the {component.name} component in {key} are not finished yet? Submit the "
+            "number with submit_answer.",
+            [ToolCall("tickets_search_tickets", {"query": f"project = {key} AND component = \"{component.name}\" AND "
+                                                          f"type = \"{kind}\" AND statusCategory != Done"}),
+             ToolCall("submit_answer", {"answer": str(count)})],
+            {"component": component.id, "kind": kind}, is_answer_task=True)
+
+    def check(self, ctx, inst):
+        p = inst.params
+        expected = len(_component_work(ctx.start, p["component"], p["kind"]))
+        return [answer_is_number(ctx.answer, expected, weight=2), nothing_else_changed(ctx.diff, [])]
