@@ -59,7 +59,8 @@ def edit_ticket(key: str):
 
 @bp.post("/<key>/edit")
 def update_ticket(key: str):
-    """Save the edit form; every field is sent, so unchanged ones are simply equal."""
+    """Save the edit form; every field is sent, so unchanged ones are simply equal (components only
+    when the form showed their checkboxes: unchecking them all clears them)."""
     with ui() as (db, actor):
         found = services.get_ticket(db, actor, key)
         is_incident = found.type == "Incident"
@@ -68,7 +69,8 @@ def update_ticket(key: str):
             priority=None if is_incident else (form("priority") or None),
             impact=form("impact") or None if is_incident else None,
             urgency=form("urgency") or None if is_incident else None,
-            due_date=form("due_date").strip(), labels=form("labels"), components=request.form.getlist("components"),
+            due_date=form("due_date").strip(), labels=form("labels"),
+            components=request.form.getlist("components") if form("components_shown") else None,
             story_points=None if found.project.is_service_desk else form("story_points").strip(),
             account=form("account").strip() if form("account").strip() else None)
         done = found.key

@@ -17,7 +17,10 @@ PAGES = ["/", "/act-as", "/org/", "/org/departments", "/org/people/{handle}", "/
          "/chat/mentions", "/chat/search?q=the", "/chat/channels", "/chat/channels/new", "/chat/c/general/details",
          "/chat/c/general/members", "/chat/c/general/pins", "/chat/dms", "/chat/m/{mine}/edit", "/chat/m/{mine}/react",
          "/crm/", "/crm/opportunities", "/crm/opportunities/1", "/crm/accounts/1", "/crm/leads/1/convert",
-         "/crm/cases/1", "/crm/opportunity/1/edit", "/crm/reports/pipeline", "/crm/search?q=a"]
+         "/crm/cases/1", "/crm/opportunity/1/edit", "/crm/reports/pipeline", "/crm/search?q=a",
+         "/tickets/", "/tickets/projects/ENG/board", "/tickets/projects/IT/board", "/tickets/search?q=project%20%3D%20IT",
+         "/tickets/IT-1", "/tickets/ENG-1", "/tickets/IT-1/edit", "/tickets/ENG-1/edit", "/tickets/create?project=IT",
+         "/tickets/create?project=ENG"]
 FIELDS = ("input", "textarea", "select")
 
 

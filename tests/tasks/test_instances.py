@@ -16,6 +16,13 @@ def test_at_least_twelve_chat_templates_across_difficulties():
     assert any(t for t in chat if t.summary)
 
 
+def test_at_least_twelve_tickets_templates_and_four_cross_app_ones():
+    tickets = match_tasks("tickets.*")
+    assert len(tickets) >= 12 and {t.difficulty for t in tickets} == {1, 2, 3}
+    cross = [t for t in match_tasks("x.*") if "tickets" in t.apps]
+    assert len(cross) >= 4 and all(len(t.apps) >= 2 for t in cross)
+
+
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_twenty_distinct_instances(store, template):
     world = store.world("small", 0)

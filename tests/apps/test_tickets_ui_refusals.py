@@ -1,0 +1,112 @@
+"""Every kind of tickets form refuses bad input with the service's reason and the right status, and
+changes nothing (the whole database hashes the same before and after)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+from ui_helpers import error_message, text_of
+
+from officegym.apps.org.models import Department, Person
+from officegym.apps.tickets.models import Sprint, Ticket, Watcher
+
+# (what, path, form, status, message part). {story}/{incident}/{done} are filled from the world.
+REFUSALS = [
+    ("unknown type", "/tickets/create", {"project": "IT", "type": "Bug", "summary": "x"}, 400, "must be one of"),
+    ("no summary", "/tickets/create", {"project": "ENG", "type": "Task", "summary": " "}, 400, "Summary is required"),
+    ("bad due date", "/tickets/create", {"project": "ENG", "type": "Task", "summary": "x", "due_date": "31/03"}, 400,
+     "YYYY-MM-DD"),
+    ("unknown group", "/tickets/create", {"project": "IT", "type": "Incident", "summary": "x", "group": "Nobody"}, 404,
+     "No assignment group"),
+    ("sub-task without parent", "/tickets/create", {"project": "ENG", "type": "Sub-task", "summary": "x"}, 400,
+     "needs a parent"),
+    ("priority of an incident", "/tickets/create", {"project": "IT", "type": "Incident", "summary": "x",
+                                                    "priority": "High"}, 400, "impact and urgency"),
+    ("bad impact on edit", "/tickets/{incident}/edit", {"summary": "x", "impact": "Huge"}, 400, "impact must be"),
+    ("bad points on edit", "/tickets/{story}/edit", {"summary": "x", "story_points": "many"}, 400, "Story points"),
+    ("unknown assignee", "/tickets/{story}/assign", {"assignee": "@ghost"}, 404, "No person matches"),
+    ("assignee outside the group", "/tickets/{incident}/assign", {"assignee": "@{outsider}"}, 400,
+     "is not in the assignment group"),
+    ("unavailable transition", "/tickets/{story}/transition", {"transition": "Done", "resolution": "Done"}, 409,
+     "not available"),
+    ("missing resolution", "/tickets/{incident}/transition", {"transition": "Cancel"}, 400, "needs a resolution"),
+    ("reopen needs an assignee", "/tickets/{done}/transition", {"transition": "Reopen"}, 409, "before 'Reopen'"),
+    ("empty comment", "/tickets/{story}/comment", {"body": "   "}, 400, "Comment is required"),
+    ("empty work note", "/tickets/{story}/comment", {"body": "", "internal": "1"}, 400, "Work note is required"),
+    ("link to itself", "/tickets/{story}/links", {"kind": "blocks", "other": "{story}"}, 400, "linked to itself"),
+    ("unknown link kind", "/tickets/{story}/links", {"kind": "eats", "other": "{incident}"}, 400, "Link kind"),
+    ("malformed key", "/tickets/{story}/links", {"kind": "blocks", "other": "twelve"}, 400, "such as IT-142"),
+    ("remove a missing link", "/tickets/{story}/links", {"kind": "blocks", "other": "{incident}", "remove": "1"}, 404,
+     "no link"),
+    ("watch twice", "/tickets/{watched}/watch", {}, 409, "already watches"),
+    ("closed sprint", "/tickets/{story}/sprint", {"sprint": "{closed_sprint}"}, 409, "is closed"),
+    ("sprint action", "/tickets/projects/ENG/sprints", {"action": "explode"}, 400, "create, start or complete"),
+    ("start while another sprint is active", "/tickets/projects/ENG/sprints", {"action": "start", "sprint": "{future_sprint}",
+                                                                 "end_date": "2026-01-01"}, 409, "still active"),
+    ("sprints on a service desk", "/tickets/projects/IT/sprints", {"action": "create", "name": "S1"}, 400,
+     "service desk"),
+]
+
+
+@pytest.fixture
+def names(browser) -> dict:
+    """Keys and names of the world the refusals are made on."""
+    with browser.db() as db:
+        def first(*where):
+            return db.scalars(select(Ticket).where(*where).order_by(Ticket.id)).first()
+        story = first(Ticket.type == "Story", Ticket.status == "To Do")
+        incident = first(Ticket.type == "Incident", Ticket.status == "New", Ticket.group_id.is_not(None))
+        done = first(Ticket.status == "Resolved")
+        sales = db.scalar(select(Department.id).where(Department.name == "Sales"))
+        outsider = db.scalars(select(Person).where(Person.department_id == sales)).first()
+        watched = first(Ticket.type == "Task")
+        me = browser.episode.actor(db)
+        db.merge(Watcher(ticket_id=watched.id, person_id=me.id))
+        sprints = {s.state: s.name for s in db.scalars(select(Sprint))}
+        done_key = done.key
+        db.get(Ticket, done.id).assignee_id = None
+    return {"story": story.key, "incident": incident.key, "done": done_key, "outsider": outsider.handle,
+            "watched": watched.key, "closed_sprint": sprints["closed"], "future_sprint": sprints["future"]}
+
+
+@pytest.mark.parametrize("what,path,form,status,message", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_a_refused_form_says_why_and_changes_nothing(browser, names, what, path, form, status, message):
+    filled = {k: v.format(**names) for k, v in form.items()}
+    before = browser.state()
+    response = browser.post(path.format(**names), filled)
+    assert response.status_code == status, error_message(response)
+    assert message in error_message(response)
+    assert browser.state() == before
+
+
+def test_every_kind_of_tickets_form_has_a_refusal_case(web_app):
+    forms = {r.endpoint for r in web_app.url_map.iter_rules()
+             if r.endpoint.startswith("tickets.") and "POST" in r.methods}
+    covered = {_endpoint_of(path) for _what, path, *_ in REFUSALS}
+    assert forms and forms <= covered, f"forms without a refusal case: {forms - covered}"
+
+
+def _endpoint_of(path: str) -> str:
+    tail = path.split("/tickets", 1)[1]
+    if tail == "/create":
+        return "tickets.create_ticket"
+    if tail.startswith("/projects/"):
+        return "tickets.sprint_action"
+    action = tail.rsplit("/", 1)[1]
+    return {"edit": "tickets.update_ticket", "assign": "tickets.assign", "transition": "tickets.transition",
+            "comment": "tickets.comment", "links": "tickets.link", "watch": "tickets.watch",
+            "sprint": "tickets.sprint"}[action]
+
+
+def test_a_form_without_its_security_token_is_refused(browser, names):
+    before = browser.state()
+    response = browser.post(f"/tickets/{names['story']}/comment", {"body": "hello"}, csrf=None)
+    assert response.status_code == 400 and "security token" in text_of(response)
+    assert browser.state() == before
+
+
+def test_a_malformed_query_shows_the_reason_and_no_results(browser):
+    response = browser.get("/tickets/search", query_string={"q": "project = IT ANDD status = Done"})
+    page = text_of(response)
+    assert response.status_code == 400 and "Unexpected &#39;ANDD&#39; at position 13" in page
+    assert 'data-testid="ticket-row"' not in page
