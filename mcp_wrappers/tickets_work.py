@@ -179,7 +179,7 @@ def tickets_link_tickets(ctx: Context, key: Key, kind: LinkKind, other: Other) -
     returns the links of `key`."""
     with episode_call(ctx) as (session, actor):
         services.link_tickets(session, actor, key, kind, other)
-        return schemas.links_out(session, key)
+        return schemas.links_out(session, actor, key)
 
 
 @tool(destructive=True)
@@ -187,7 +187,7 @@ def tickets_unlink_tickets(ctx: Context, key: Key, kind: LinkKind, other: Other)
     """Remove a link made with tickets_link_tickets (same reading of the kind); returns the links of `key`."""
     with episode_call(ctx) as (session, actor):
         services.unlink_tickets(session, actor, key, kind, other)
-        return schemas.links_out(session, key)
+        return schemas.links_out(session, actor, key)
 
 
 @tool()

@@ -183,7 +183,7 @@ def escalate_case(session: Session, actor: Person, case: int | str, reason: str,
     if CASE_PRIORITIES.index(found.priority) < CASE_PRIORITIES.index("High"):
         values["priority"] = "High"
     fields.apply_changes(session, actor, found, "case", values, when)
-    body = why + (f" Tracked in {values['ticket_key']}." if "ticket_key" in values else "")
+    body = why + (f" (ticket {values['ticket_key']})" if "ticket_key" in values else "")
     session.add(Activity(kind="note", subject="Escalated", body=body, record_type="case", record_id=found.id,
                          owner_id=actor.id, status="Completed", created_at=when, completed_at=when))
     return found

@@ -5,7 +5,9 @@
   that is waiting on them, it goes back to In Progress.
 - Work notes are internal: only the ticket's workers write and read them.
 - People watch a ticket themselves; its workers may add or remove others.
-- Links are made by the source ticket's workers; an incident is linked to the problem that causes it.
+- Links are made and removed by the workers of the ticket named first (in either reading); an
+  incident is linked to the problem that causes it. Read for an actor, links to tickets the actor
+  may not see are left out.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from officegym.journal import journaled
 from officegym.pagination import Page, paginate
 from officegym.values import text
 
-from .access import can_see_notes, is_worker, require_worker
+from .access import can_see, can_see_notes, is_worker, require_worker
 from .history import apply_changes, note_change
 from .lookups import resolve_ticket
 from .models import LINK_KINDS, Comment, Link, Ticket, Watcher
@@ -124,14 +126,15 @@ def link_kind(kind) -> tuple[str, bool]:
     raise Invalid(f"Link kind must be one of: {', '.join(readings)}; got {kind!r}.")
 
 
-def links_of(session: Session, ticket: Ticket) -> list[tuple[str, Ticket, Link]]:
-    """(how it reads from this ticket, the other ticket, the link) for every link of a ticket."""
+def links_of(session: Session, ticket: Ticket, actor: Person | None = None) -> list[tuple[str, Ticket, Link]]:
+    """(how it reads from this ticket, the other ticket, the link) for every link of a ticket; given
+    the actor, only links to tickets the actor may see (a private request stays private)."""
     rows = []
     for link in session.scalars(select(Link).where(Link.source_id == ticket.id).order_by(Link.id)):
         rows.append((LINK_KINDS[link.kind][0], session.get(Ticket, link.target_id), link))
     for link in session.scalars(select(Link).where(Link.target_id == ticket.id).order_by(Link.id)):
         rows.append((LINK_KINDS[link.kind][1], session.get(Ticket, link.source_id), link))
-    return rows
+    return [r for r in rows if actor is None or can_see(session, actor, r[1])]
 
 
 def _ends(session: Session, actor: Person, key: str, kind, other: str) -> tuple[str, Ticket, Ticket, Ticket]:

@@ -6,7 +6,8 @@ Beyond the transition table:
 - closing a ticket that blocks open work without doing it (Won't Do, Cancelled, ...) is refused,
   because the blocked work would be stranded: remove the link or finish the work;
 - the resolution Duplicate needs a "duplicates" link to the original;
-- waiting on the customer pauses the resolution SLA clock; resolving stops it, reopening restarts it.
+- waiting on the customer pauses the resolution SLA clock; resolving stops it, reopening restarts it
+  without counting the time the ticket spent resolved.
 """
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ def transition_ticket(session: Session, actor: Person, key: str, transition: str
     require_worker(session, actor, ticket, "move")
     move = _pick(ticket, transition)
     chosen = ""
+    if len(move.resolutions) == 1 and resolution in (None, ""):
+        resolution = move.resolutions[0]  # the only resolution a transition allows needs no saying
     if move.resolutions:
         if resolution in (None, ""):
             raise Invalid(f"'{move.name}' needs a resolution: one of {', '.join(move.resolutions)}.")
@@ -123,8 +126,9 @@ def transition_ticket(session: Session, actor: Person, key: str, transition: str
         changes["paused_since"] = when
     if move.resolutions:
         changes.update(resolution=chosen, resolved_at=when)
-    if move.name == "Reopen":
-        changes.update(resolution="", resolved_at=None)
+    if move.name == "Reopen":  # the time it spent resolved does not count against its resolution SLA
+        resolved_for = int((when - ticket.resolved_at).total_seconds() // 60) if ticket.resolved_at else 0
+        changes.update(resolution="", resolved_at=None, paused_minutes=ticket.paused_minutes + resolved_for)
     apply_changes(session, actor, ticket, changes, when)
     if note:
         session.add(Comment(ticket_id=ticket.id, author_id=actor.id, body=note, internal=False, created_at=when))

@@ -7,14 +7,15 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Person
 
-from .models import Group, HistoryEntry, Ticket
+from .models import Group, HistoryEntry, Sprint, Ticket
 
 # Clock and sort bookkeeping that changes along with a visible field and needs no line of its own.
 SILENT = {"paused_minutes", "paused_since", "resolved_at", "first_response_at", "priority_rank", "updated_at"}
 # Fields whose history names a row rather than an id.
-_NAMED = {"assignee_id": Person, "reporter_id": Person, "group_id": Group}
+_NAMED = {"assignee_id": Person, "reporter_id": Person, "group_id": Group, "sprint_id": Sprint, "account_id": Account}
 
 
 def _shown(session: Session, field: str, value) -> str:

@@ -113,9 +113,9 @@ def _brief(ticket: Ticket) -> TicketBrief:
     return TicketBrief(key=ticket.key, type=ticket.type, summary=ticket.summary, status=ticket.status)
 
 
-def _links(session: Session, ticket: Ticket) -> list[LinkOut]:
+def _links(session: Session, ticket: Ticket, actor: Person) -> list[LinkOut]:
     return [LinkOut(kind=reading, ticket=_brief(other), created_at=link.created_at.isoformat())
-            for reading, other, link in services.links_of(session, ticket)]
+            for reading, other, link in services.links_of(session, ticket, actor)]
 
 
 def _written(session: Session, key: str) -> Ticket:
@@ -131,10 +131,10 @@ def _watchers(session: Session, ticket: Ticket) -> list[PersonBrief]:
                                       .where(Watcher.ticket_id == ticket.id).order_by(Person.name)))
 
 
-def links_out(session: Session, key: str) -> LinksOut:
+def links_out(session: Session, actor: Person, key: str) -> LinksOut:
     """The links of the ticket `key` just linked or unlinked, as they stand now."""
     ticket = _written(session, key)
-    return LinksOut(ticket=_brief(ticket), links=_links(session, ticket))
+    return LinksOut(ticket=_brief(ticket), links=_links(session, ticket, actor))
 
 
 def ticket_detail_out(session: Session, actor: Person, ticket: Ticket) -> TicketDetailOut:
@@ -154,7 +154,7 @@ def ticket_detail_out(session: Session, actor: Person, ticket: Ticket) -> Ticket
         **tickets_out(session, [ticket])[0].model_dump(), description=ticket.description, impact=ticket.impact,
         urgency=ticket.urgency, account=Ref(id=account.id, name=account.name) if account else None,
         components=services.components_of(session, ticket),
-        sub_tasks=[_brief(t) for t in services.sub_tasks(session, ticket)], links=_links(session, ticket),
+        sub_tasks=[_brief(t) for t in services.sub_tasks(session, ticket)], links=_links(session, ticket, actor),
         watchers=_watchers(session, ticket), transitions=transitions, sla=sla,
         can_work=services.is_worker(session, actor, ticket), comment_count=session.scalar(comments) or 0,
         first_response_at=when(ticket.first_response_at), resolved_at=when(ticket.resolved_at))
@@ -200,7 +200,8 @@ def sprints_out(session: Session, sprints: Sequence[Sprint]) -> list[SprintOut]:
 
 
 def board_out(session: Session, board: services.Board) -> BoardOut:
-    """A board's columns with their tickets."""
+    """A board's columns with their tickets (every card presented in one pass)."""
+    cards = iter(tickets_out(session, [t for c in board.columns for t in c.tickets]))
     return BoardOut(project=board.project.key, sprint=sprints_out(session, [board.sprint])[0] if board.sprint else None,
-                    columns=[ColumnOut(status=c.status, total=c.total, tickets=tickets_out(session, c.tickets))
+                    columns=[ColumnOut(status=c.status, total=c.total, tickets=[next(cards) for _ in c.tickets])
                              for c in board.columns])

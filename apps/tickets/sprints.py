@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from officegym import clock
 from officegym.apps.org.models import Person
@@ -139,6 +139,12 @@ def set_sprint(session: Session, actor: Person, key: str, sprint: int | str) -> 
     return ticket
 
 
+def _totals(session: Session, stmt) -> dict[str, int]:
+    """Tickets per status among those `stmt` selects."""
+    rows = stmt.subquery()
+    return dict(session.execute(select(rows.c.status, func.count()).group_by(rows.c.status)).all())
+
+
 def get_board(session: Session, actor: Person, project: int | str, sprint: int | str | None = None) -> Board:
     """The project's board: the given or the active sprint, else the open tickets (the backlog or queue)."""
     found = resolve_project(session, project)
@@ -148,12 +154,15 @@ def get_board(session: Session, actor: Person, project: int | str, sprint: int |
     base = select(Ticket).where(Ticket.project_id == found.id, read_filter(session, actor))
     base = base.where(Ticket.sprint_id == chosen.id) if chosen else base.where(
         Ticket.status.not_in(workflow.DONE_STATUSES))
-    columns = []
-    for status in kinds:
-        if chosen is None and not workflow.is_open(status):
-            continue
-        stmt = base.where(Ticket.status == status)
-        total = session.scalar(select(func.count()).select_from(stmt.subquery())) or 0
-        tickets = list(session.scalars(stmt.order_by(Ticket.priority_rank.desc(), Ticket.number).limit(BOARD_LIMIT)))
-        columns.append(Column(status, tickets, total))
+    totals = _totals(session, base)
+    order = (Ticket.priority_rank.desc(), Ticket.number)
+    ranked = base.add_columns(func.row_number().over(partition_by=Ticket.status, order_by=order).label("place"))
+    ranked = ranked.subquery()
+    card = aliased(Ticket, ranked)
+    shown: dict[str, list[Ticket]] = {status: [] for status in kinds}
+    for ticket in session.scalars(select(card).where(ranked.c.place <= BOARD_LIMIT)
+                                  .order_by(ranked.c.priority_rank.desc(), ranked.c.number)):
+        shown.setdefault(ticket.status, []).append(ticket)
+    columns = [Column(status, shown[status], totals.get(status, 0)) for status in kinds
+               if chosen is not None or workflow.is_open(status)]
     return Board(found, chosen, columns)

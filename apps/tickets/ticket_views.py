@@ -29,7 +29,7 @@ def ticket(key: str):
             "tickets/ticket.html", ticket=found, project=found.project, labels=services.labels_of(db, found),
             components=services.components_of(db, found), sub_tasks=services.sub_tasks(db, found),
             parent=db.get(type(found), found.parent_id) if found.parent_id else None,
-            links=services.links_of(db, found), watchers=services.list_watchers(db, actor, found.key),
+            links=services.links_of(db, found, actor), watchers=services.list_watchers(db, actor, found.key),
             transitions=services.available_transitions(db, actor, found.key),
             sla=services.get_sla(db, actor, found.key), history=services.get_history(db, actor, found.key),
             comments=comments, authors=authors, can_work=services.is_worker(db, actor, found),

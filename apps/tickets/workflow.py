@@ -4,7 +4,9 @@
   Stop progress, Request changes and Reopen. Done with resolution "Done" only after review; the
   other resolutions (Won't Do, Duplicate, Cannot Reproduce) close from any open status.
 - Service work (Incident, Service Request, Problem): New → Assigned → In Progress → Resolved →
-  Closed, with Waiting on customer (which pauses the SLA clocks) and Reopen from Resolved.
+  Closed, with Waiting on customer (which pauses the resolution SLA clock) and Reopen from Resolved.
+  A New ticket becomes Assigned by being given an assignee (tickets.assign_ticket), not by a
+  transition; Cancel closes a New ticket that needs no work.
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ SOFTWARE_TRANSITIONS = (
 SERVICE_OPEN = ("New", "Assigned", "In Progress", "Waiting on customer")
 SERVICE_STATUSES = SERVICE_OPEN + ("Resolved", "Closed")
 SERVICE_TRANSITIONS = (
-    Transition("Assign", ("New",), "Assigned", needs_assignee=True),
     Transition("Start work", ("Assigned",), "In Progress", needs_assignee=True),
     Transition("Wait for customer", ("In Progress",), "Waiting on customer"),
     Transition("Customer replied", ("Waiting on customer",), "In Progress"),

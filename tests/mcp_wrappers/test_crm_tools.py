@@ -251,12 +251,15 @@ def test_cases_create_update_and_escalate(as_role):
     assert (made["status"], made["priority"], made["contact"]["id"]) == ("New", "Low", contact.id)
     got = rep.write("crm_update_case", {"case": made["id"], "status": "Working"}, "crm.update_case")
     assert got["status"] == "Working"
-    got = rep.write("crm_escalate_case", {"case": made["id"], "reason": "Customer blocked"}, "crm.escalate_case")
-    assert (got["status"], got["priority"]) == ("Escalated", "High")
+    bug = rep.write("tickets_create_ticket", {"project": "ENG", "type": "Bug", "summary": f"{account}: login fails",
+                                              "account": account}, "tickets.create_ticket")
+    got = rep.write("crm_escalate_case", {"case": made["id"], "reason": "Customer blocked", "ticket": bug["key"].lower()},
+                    "crm.escalate_case")
+    assert (got["status"], got["priority"], got["ticket_key"]) == ("Escalated", "High", bug["key"])
     with rep.episode.session() as s:
         assert s.get(Case, made["id"]).status == "Escalated"
-        assert s.scalar(select(Activity.body).where(Activity.record_type == "case",
-                                                    Activity.record_id == made["id"])) == "Customer blocked"
+        assert s.scalar(select(Activity.body).where(Activity.record_type == "case", Activity.record_id == made["id"])) \
+            == f"Customer blocked (ticket {bug['key']})"
     assert rep.ok("crm_get_case", {"case": made["id"]})["subject"] == "Login fails"
     listed = rep.ok("crm_list_cases", {"status": "open", "query": "login fails"})
     assert [c["id"] for c in listed["items"]] == [made["id"]]

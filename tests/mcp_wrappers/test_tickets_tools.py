@@ -116,7 +116,7 @@ def test_file_read_and_edit_an_incident(world):
     assert made["reporter"]["handle"] == scene["agent"] and made["can_work"] is True
     assert [c["name"] for c in made["sla"]] == ["Time to first response", "Time to resolution"]
     assert {c["state"] for c in made["sla"]} == {"running"} and made["sla"][0]["target_minutes"] == 15
-    assert {t["name"] for t in made["transitions"]} == {"Assign", "Cancel"}
+    assert {t["name"] for t in made["transitions"]} == {"Cancel"}
     changed = agent.write("tickets_update_ticket", {"key": key.lower(), "urgency": "Low", "labels": [],
                                                     "due_date": "", "description": "All mailboxes"},
                           "tickets.update_ticket")
