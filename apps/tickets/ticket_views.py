@@ -1,20 +1,20 @@
 """The ticket page and every form on it: edit, assign, transitions, comments and work notes,
 watching, links and the sprint. Forms hand the raw text to the services, which parse it exactly as
-for the MCP tools; on the edit form a blank field means "leave as is"."""
+for the MCP tools. The ticket page shows the same presentation the MCP tool returns."""
 
 from __future__ import annotations
 
 from flask import render_template, request, url_for
-from sqlalchemy import select
 
-from officegym import clock
-from officegym.apps.org.models import Person
+from officegym.apps.crm.models import Account
 from officegym.errors import Invalid
-from officegym.web import back_url, see_other, ui
+from officegym.web import arg_int, back_url, see_other, ui
 
-from . import services
-from .models import LEVELS, LINK_KINDS, PRIORITIES, Group
+from . import presenters, services
+from .models import LEVELS, LINK_KINDS, PRIORITIES
 from .views import bp, flash_info, form
+
+COMMENTS = 100
 
 
 @bp.get("/<key>")
@@ -22,23 +22,16 @@ def ticket(key: str):
     """One ticket: fields, SLA clocks, transitions, assignment, comments, links, watchers, history."""
     with ui() as (db, actor):
         found = services.get_ticket(db, actor, key)
-        comments = services.list_comments(db, actor, found.key, 0, 200).items
-        authors = dict(db.execute(select(Person.id, Person.name).where(
-            Person.id.in_({c.author_id for c in comments}))).all())
+        detail = presenters.ticket_detail_out(db, actor, found)
+        comments = services.list_comments(db, actor, found.key, arg_int("offset", 0), COMMENTS)
+        sprints = [] if found.project.is_service_desk else services.list_sprints(db, actor, found.project.key)
         return render_template(
-            "tickets/ticket.html", ticket=found, project=found.project, labels=services.labels_of(db, found),
-            components=services.components_of(db, found), sub_tasks=services.sub_tasks(db, found),
-            parent=db.get(type(found), found.parent_id) if found.parent_id else None,
-            links=services.links_of(db, found, actor), watchers=services.list_watchers(db, actor, found.key),
-            transitions=services.available_transitions(db, actor, found.key),
-            sla=services.get_sla(db, actor, found.key), history=services.get_history(db, actor, found.key),
-            comments=comments, authors=authors, can_work=services.is_worker(db, actor, found),
-            group=db.get(Group, found.group_id) if found.group_id else None,
+            "tickets/ticket.html", ticket=detail, project=found.project, comments=comments,
+            comment_rows=presenters.comments_out(db, comments.items),
+            history=presenters.history_out(db, services.get_history(db, actor, found.key)),
             groups=services.list_groups(db, actor), link_kinds=sorted({r for pair in LINK_KINDS.values() for r in pair}),
-            sprints=[] if found.project.is_service_desk else [
-                s for s in services.list_sprints(db, actor, found.project.key) if s.state != "closed"],
-            watching=any(w.id == actor.id for w in services.list_watchers(db, actor, found.key)),
-            now=clock.now(db))
+            sprints=[s for s in sprints if s.state != "closed" or s.id == found.sprint_id],
+            watching=any(w.id == actor.id for w in detail.watchers))
 
 
 @bp.get("/<key>/edit")
@@ -50,7 +43,8 @@ def edit_ticket(key: str):
                   "impact": found.impact, "urgency": found.urgency,
                   "due_date": found.due_date.isoformat() if found.due_date else "",
                   "labels": " ".join(services.labels_of(db, found)),
-                  "story_points": "" if found.story_points is None else str(found.story_points)}
+                  "story_points": "" if found.story_points is None else str(found.story_points),
+                  "account": db.get(Account, found.account_id).name if found.account_id else ""}
         return render_template("tickets/ticket_form.html", editing=True, ticket=found, project=found.project,
                                values=values, priorities=PRIORITIES, levels=LEVELS,
                                components=services.list_components(db, actor, found.project.key),
@@ -59,8 +53,9 @@ def edit_ticket(key: str):
 
 @bp.post("/<key>/edit")
 def update_ticket(key: str):
-    """Save the edit form; every field is sent, so unchanged ones are simply equal (components only
-    when the form showed their checkboxes: unchecking them all clears them)."""
+    """Save the edit form; every field is sent, so unchanged ones are simply equal and a blank due
+    date, story points or account clears it (components only when the form showed their checkboxes:
+    unchecking them all clears them)."""
     with ui() as (db, actor):
         found = services.get_ticket(db, actor, key)
         is_incident = found.type == "Incident"
@@ -72,7 +67,7 @@ def update_ticket(key: str):
             due_date=form("due_date").strip(), labels=form("labels"),
             components=request.form.getlist("components") if form("components_shown") else None,
             story_points=None if found.project.is_service_desk else form("story_points").strip(),
-            account=form("account").strip() if form("account").strip() else None)
+            account=form("account").strip() if "account" in request.form else None)
         done = found.key
     flash_info(f"Saved {done}.")
     return see_other(url_for("tickets.ticket", key=done))

@@ -9,13 +9,13 @@ from flask import Blueprint, flash, render_template, request, url_for
 from officegym.errors import Invalid, OfficeError
 from officegym.web import arg_int, back_url, see_other, ui
 
-from . import services, workflow
+from . import presenters, services, workflow
 from .models import LEVELS, PRIORITIES, SERVICE_TYPES, SOFTWARE_TYPES, TYPES
+from .query import tokenize
 
 bp = Blueprint("tickets", __name__, template_folder="templates")
 PAGE = 25
-SORTS = {"key": "key", "summary": "summary", "type": "type", "status": "status", "priority": "priority",
-         "assignee": "assignee", "updated": "updated"}
+SORTS = ("key", "summary", "type", "status", "priority", "assignee", "updated")
 
 
 def arg(name: str) -> str:
@@ -33,11 +33,19 @@ def flash_info(text: str) -> None:
     flash(text, "info")
 
 
+def _in_board_order(project, counts: dict[str, int]) -> dict[str, int]:
+    """Open counts per status in the order of the project's workflow."""
+    kinds = workflow.SERVICE_STATUSES if project.is_service_desk else workflow.SOFTWARE_STATUSES
+    return {status: counts[status] for status in kinds if status in counts}
+
+
 @bp.get("/")
 def home():
-    """Every project with its open counts, and the tickets assigned to me."""
+    """Every project with its lead and open counts, and the tickets assigned to me."""
     with ui() as (db, actor):
-        projects = [(p, services.open_counts(db, actor, p)) for p in services.list_projects(db, actor)]
+        found = services.list_projects(db, actor)
+        projects = [(shown, _in_board_order(p, services.open_counts(db, actor, p)))
+                    for shown, p in zip(presenters.projects_out(db, found), found)]
         mine = services.search_tickets(db, actor, "assignee = currentUser() AND statusCategory != Done "
                                                   "ORDER BY priority DESC, updated DESC", 0, 20)
         return render_template("tickets/home.html", projects=projects, mine=mine)
@@ -87,6 +95,18 @@ def _query_from_filters() -> str:
     return " AND ".join(parts)
 
 
+def _without_order(query: str) -> str:
+    """The query without its ORDER BY clause (left whole when it does not parse: the search says why)."""
+    try:
+        tokens = tokenize(query)
+    except OfficeError:
+        return query
+    for token, following in zip(tokens, tokens[1:]):
+        if token.upper == "ORDER" and following.upper == "BY":
+            return query[:token.at].rstrip()
+    return query
+
+
 @bp.get("/search")
 def search():
     """Tickets matching the query box (or the filters), sortable by column, in pages."""
@@ -95,9 +115,8 @@ def search():
     with ui() as (db, actor):
         projects = services.list_projects(db, actor)
         text = query
-        if sort in SORTS:
-            base = query.split(" ORDER BY ")[0] if " ORDER BY " in query.upper() else query
-            text = f"{base} ORDER BY {SORTS[sort]} {'DESC' if arg('dir') == 'desc' else 'ASC'}"
+        if sort in SORTS:  # a column header replaces the query's own ORDER BY
+            text = f"{_without_order(query)} ORDER BY {sort} {'DESC' if arg('dir') == 'desc' else 'ASC'}"
         try:
             page = services.search_tickets(db, actor, text, arg_int("offset", 0), PAGE)
             error = None

@@ -12,17 +12,11 @@ from mcp.client import Client
 from sqlalchemy import select
 from ui_helpers import Browser, error_message, text_of
 
+from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets import services
 from officegym.apps.tickets.models import Comment, Group, GroupMember, Link, Project, Sprint, Ticket, Watcher
 from officegym.graders.diff import diff_sqlite
-
-
-def in_department(db, name: str, exclude: tuple[int, ...] = ()) -> list[Person]:
-    """People of a department, by id."""
-    dept = db.scalar(select(Department).where(Department.name == name))
-    return [p for p in db.scalars(select(Person).where(Person.department_id == dept.id).order_by(Person.id))
-            if p.id not in exclude]
 
 
 def ticket(db, key: str) -> Ticket:
@@ -49,7 +43,9 @@ def test_home_lists_projects_with_their_open_counts(browser):
         for project in services.list_projects(db, actor):
             counts = services.open_counts(db, actor, project)
             row = re.search(rf'data-key="{project.key}">(.*?)</tr>', page, re.S).group(1)
-            assert project.name in row and f"<td>{sum(counts.values())}" in row
+            lead = re.search(r'data-testid="project-lead"><a [^>]*>(.*?)</a>', row).group(1)
+            assert project.name in row and lead == db.get(Person, project.lead_id).name
+            assert f'data-testid="project-open"><strong>{sum(counts.values())}</strong>' in row
 
 
 def test_board_columns_hold_the_active_sprints_tickets(browser):
@@ -80,6 +76,7 @@ def test_filters_build_a_query(browser):
         expected = services.search_tickets(db, browser.episode.actor(db),
                                            'project = "IT" AND type = "Incident" AND statusCategory != Done', 0, 25)
     assert keys_on(response) == [t.key for t in expected.items] and expected.total > 0
+    assert 'value="project = &#34;IT&#34; AND type = &#34;Incident&#34; AND statusCategory != Done"' in text_of(response)
 
 
 def test_filing_an_incident_derives_priority_and_assigns_the_group(browser):
@@ -143,17 +140,15 @@ def test_resolving_needs_the_blockers_done_and_shows_why(browser):
 
 def test_sprint_forms_on_the_board(browser):
     with browser.db() as db:
-        active = db.scalar(select(Sprint).where(Sprint.state == "active"))
-        future = db.scalar(select(Sprint).where(Sprint.state == "future"))
+        eng = select(Project.id).where(Project.key == "ENG").scalar_subquery()
+        active, future = (db.scalar(select(Sprint).where(Sprint.project_id == eng, Sprint.state == state))
+                          for state in ("active", "future"))
         unfinished = [t.id for t in db.scalars(select(Ticket).where(Ticket.sprint_id == active.id,
                                                                       Ticket.status != "Done"))]
-    done = browser.post("/tickets/projects/ENG/sprints", {"action": "complete", "sprint": active.name,
-                                                          "move_to": future.name})
-    assert done.status_code == 303
-    started = browser.post("/tickets/projects/ENG/sprints", {"action": "start", "sprint": future.name,
-                                                             "end_date": "2026-03-27"})
-    assert started.status_code == 303
-    assert browser.post("/tickets/projects/ENG/sprints", {"action": "create", "name": "ENG Sprint 99"}).status_code == 303
+    for form in ({"action": "complete", "sprint": active.name, "move_to": future.name},
+                 {"action": "start", "sprint": future.name, "end_date": "2026-03-27"},
+                 {"action": "create", "name": "ENG Sprint 99"}):
+        assert browser.post("/tickets/projects/ENG/sprints", form).status_code == 303, form
     with browser.db() as db:
         assert db.get(Sprint, active.id).state == "closed" and db.get(Sprint, future.id).state == "active"
         assert all(db.get(Ticket, i).sprint_id == future.id for i in unfinished) and unfinished
@@ -162,23 +157,93 @@ def test_sprint_forms_on_the_board(browser):
 
 def test_a_reporter_outside_the_desk_sees_only_their_requests(browser):
     with browser.db() as db:
-        outsider = next(p for p in in_department(db, "Engineering")
-                        if db.scalar(select(Ticket.id).join(Project).where(Project.key == "IT",
-                                                                          Ticket.reporter_id == p.id)))
-        theirs = first(db, Ticket.reporter_id == outsider.id, Ticket.project.has(key="IT"))
-        groups = set(db.scalars(select(GroupMember.group_id).where(GroupMember.person_id == outsider.id)))
-        hidden = first(db, Ticket.project.has(key="IT"), Ticket.reporter_id != outsider.id,
-                       Ticket.assignee_id.is_distinct_from(outsider.id), Ticket.group_id.not_in(groups or {-1}),
-                       Ticket.id.not_in(select(Watcher.ticket_id).where(Watcher.person_id == outsider.id)))
-        note = Comment(ticket_id=theirs.id, author_id=theirs.assignee_id or 1, body="secret triage note",
-                       internal=True, created_at=theirs.created_at)
-        db.add(note)
+        owner = browser.episode.actor(db)
+        engineering = select(Department.id).where(Department.name == "Engineering").scalar_subquery()
+        outsider = db.scalars(select(Person).where(Person.department_id == engineering,
+                                                   Person.role == "member")).first()
+        theirs = services.create_ticket(db, outsider, "IT", "Service Request", "A second monitor, please")
+        services.add_work_note(db, owner, theirs.key, "secret triage note")
+        hidden = services.create_ticket(db, owner, "IT", "Incident", "Someone else's request")
     browser.act_as(outsider.handle)
     listed = keys_on(browser.get("/tickets/search", query_string={"q": "project = IT"}))
     assert theirs.key in listed and hidden.key not in listed
     assert browser.get(f"/tickets/{hidden.key}").status_code == 404
     own = text_of(browser.get(f"/tickets/{theirs.key}"))
+    assert "A second monitor, please" in own and 'data-testid="comment-form"' in own
     assert "secret triage note" not in own and 'name="internal"' not in own and 'data-testid="transitions"' not in own
+
+
+def test_ticket_page_shows_sla_clocks_and_resolution_choices(browser):
+    with browser.db() as db:
+        incident = first(db, Ticket.type == "Incident", Ticket.status == "In Progress")
+        clocks = services.get_sla(db, browser.episode.actor(db), incident.key)
+    page = text_of(browser.get(f"/tickets/{incident.key}"))
+    assert re.findall(r'data-testid="sla-clock" data-state="(\w+)"', page) == [c.state for c in clocks]
+    resolve = re.search(r'data-transition="Resolve">(.*?)</form>', page, re.S).group(1)
+    assert re.findall(r"<option>(.*?)</option>", resolve) == ["Fixed", "Workaround", "Duplicate", "Cannot Reproduce",
+                                                               "Cancelled"]
+    assert 'data-transition="Wait for customer"' in page and 'data-transition="Start work"' not in page
+
+
+def test_forms_fit_the_project_and_ticket_type(browser):
+    with browser.db() as db:
+        incident, story = first(db, Ticket.type == "Incident"), first(db, Ticket.type == "Story")
+    desk, software = (text_of(browser.get(f"/tickets/create?project={key}")) for key in ("IT", "ENG"))
+    assert 'name="impact"' in desk and 'name="story_points"' not in desk and "<option>Service Request</option>" in desk
+    assert 'name="impact"' not in software and 'name="story_points"' in software and "<option>Bug</option>" in software
+    edit = text_of(browser.get(f"/tickets/{incident.key}/edit"))
+    assert 'name="impact"' in edit and 'name="priority"' not in edit
+    assert 'name="priority"' in text_of(browser.get(f"/tickets/{story.key}/edit"))
+
+
+def test_the_remaining_forms_change_the_ticket(browser):
+    with browser.db() as db:
+        owner = browser.episode.actor(db)
+        watching = select(Watcher.ticket_id).where(Watcher.person_id == owner.id)
+        story = first(db, Ticket.type == "Story", Ticket.status == "To Do", Ticket.id.not_in(watching))
+        other = first(db, Ticket.type == "Task", Ticket.id != story.id)
+        future = db.scalar(select(Sprint).where(Sprint.project_id == story.project_id, Sprint.state == "future"))
+        account = db.scalars(select(Account.name).order_by(Account.id)).first()
+        watcher = db.scalars(select(Person).where(Person.id != owner.id, Person.id.not_in(
+            select(Watcher.person_id).where(Watcher.ticket_id == story.id))).order_by(Person.id)).first()
+        services.link_tickets(db, owner, story.key, "relates to", other.key)
+        key = story.key
+    forms = [("links", {"kind": "relates to", "other": other.key, "remove": "1"}), ("watch", {}),
+             ("watch", {"stop": "1"}), ("watch", {"person": f"@{watcher.handle}"}), ("sprint", {"sprint": future.name}),
+             ("assign", {"group": "Platform On-Call"}), ("edit", {"summary": story.summary, "account": account})]
+    for action, form in forms:
+        assert browser.post(f"/tickets/{key}/{action}", form).status_code == 303, (action, form)
+    with browser.db() as db:
+        now = ticket(db, key)
+        assert other.key not in {o.key for _r, o, _l in services.links_of(db, now)}
+        assert now.sprint_id == future.id and now.account_id is not None
+        assert {w.person_id for w in db.scalars(select(Watcher).where(Watcher.ticket_id == now.id))} >= {watcher.id}
+        assert db.get(Watcher, (now.id, owner.id)) is None and db.get(Group, now.group_id).name == "Platform On-Call"
+    page = text_of(browser.get(f"/tickets/{key}"))
+    assert f'data-testid="field-account">{account}<' in page.replace("&amp;", "&") and "Platform On-Call" in page
+    assert browser.post(f"/tickets/{key}/edit", {"summary": story.summary, "account": ""}).status_code == 303
+    with browser.db() as db:
+        assert ticket(db, key).account_id is None
+
+
+def test_search_pages_and_sorting_replaces_the_query_order(browser):
+    first_page = browser.get("/tickets/search", query_string={"q": "order by key desc", "sort": "summary"})
+    with browser.db() as db:
+        everything = services.search_tickets(db, browser.episode.actor(db), "ORDER BY summary ASC", 0, 25)
+    assert first_page.status_code == 200 and keys_on(first_page) == [t.key for t in everything.items]
+    assert everything.next_offset == 25 and 'data-testid="page-next"' in text_of(first_page)
+    second = browser.get("/tickets/search", query_string={"q": "order by key desc", "sort": "summary", "offset": 25})
+    assert keys_on(second) and not set(keys_on(second)) & set(keys_on(first_page))
+
+
+def test_only_the_lead_sees_the_sprint_forms(browser):
+    with browser.db() as db:
+        project = db.scalar(select(Project).where(Project.key == "ENG"))
+        member = db.scalars(select(Person).where(Person.id != project.lead_id, Person.role == "member")).first()
+    browser.act_as(member.handle)
+    page = text_of(browser.get("/tickets/projects/ENG/board"))
+    assert 'data-testid="sprint-picker"' in page and 'data-testid="sprint-admin"' not in page
+    assert 'data-testid="sprint-picker"' not in text_of(browser.get("/tickets/projects/IT/board"))
 
 
 def _mcp(episode, calls: list[tuple[str, dict]]) -> None:

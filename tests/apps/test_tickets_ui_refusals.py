@@ -8,7 +8,7 @@ from sqlalchemy import select
 from ui_helpers import error_message, text_of
 
 from officegym.apps.org.models import Department, Person
-from officegym.apps.tickets.models import Sprint, Ticket, Watcher
+from officegym.apps.tickets.models import GroupMember, Project, Sprint, Ticket, Watcher
 
 # (what, path, form, status, message part). {story}/{incident}/{done} are filled from the world.
 REFUSALS = [
@@ -22,6 +22,12 @@ REFUSALS = [
      "needs a parent"),
     ("priority of an incident", "/tickets/create", {"project": "IT", "type": "Incident", "summary": "x",
                                                     "priority": "High"}, 400, "impact and urgency"),
+    ("unknown account", "/tickets/create", {"project": "ENG", "type": "Task", "summary": "x", "account": "Nope Inc"},
+     404, "No CRM account named 'Nope Inc'"),
+    ("unknown component", "/tickets/create", {"project": "ENG", "type": "Task", "summary": "x", "components": "Nope"},
+     404, "ENG has no component 'Nope'"),
+    ("impossible due date on edit", "/tickets/{story}/edit", {"summary": "x", "due_date": "2026-02-30"}, 400,
+     "YYYY-MM-DD"),
     ("bad impact on edit", "/tickets/{incident}/edit", {"summary": "x", "impact": "Huge"}, 400, "impact must be"),
     ("bad points on edit", "/tickets/{story}/edit", {"summary": "x", "story_points": "many"}, 400, "Story points"),
     ("unknown assignee", "/tickets/{story}/assign", {"assignee": "@ghost"}, 404, "No person matches"),
@@ -38,13 +44,32 @@ REFUSALS = [
     ("malformed key", "/tickets/{story}/links", {"kind": "blocks", "other": "twelve"}, 400, "such as IT-142"),
     ("remove a missing link", "/tickets/{story}/links", {"kind": "blocks", "other": "{incident}", "remove": "1"}, 404,
      "no link"),
+    ("unknown watcher", "/tickets/{story}/watch", {"person": "@ghost"}, 404, "No person matches"),
     ("watch twice", "/tickets/{watched}/watch", {}, 409, "already watches"),
     ("closed sprint", "/tickets/{story}/sprint", {"sprint": "{closed_sprint}"}, 409, "is closed"),
     ("sprint action", "/tickets/projects/ENG/sprints", {"action": "explode"}, 400, "create, start or complete"),
     ("start while another sprint is active", "/tickets/projects/ENG/sprints", {"action": "start", "sprint": "{future_sprint}",
                                                                  "end_date": "2026-01-01"}, 409, "still active"),
+    ("unknown sprint", "/tickets/projects/ENG/sprints", {"action": "complete", "sprint": "Sprint 404"}, 404,
+     "ENG has no sprint 'Sprint 404'"),
     ("sprints on a service desk", "/tickets/projects/IT/sprints", {"action": "create", "name": "S1"}, 400,
      "service desk"),
+]
+
+
+# The same forms refused to someone who does not work the ticket or lead the project ({plain}).
+FORBIDDEN = [
+    ("move", "/tickets/{story}/transition", {"transition": "Close", "resolution": "Won't Do"}, 403, "You cannot move"),
+    ("edit", "/tickets/{story}/edit", {"summary": "Mine now"}, 403, "You cannot edit"),
+    ("assign", "/tickets/{story}/assign", {"assignee": "@{plain}"}, 403, "You cannot assign"),
+    ("work note", "/tickets/{story}/comment", {"body": "psst", "internal": "1"}, 403, "You cannot add work notes"),
+    ("link", "/tickets/{story}/links", {"kind": "relates to", "other": "{watched}"}, 403, "You cannot link"),
+    ("ticket's sprint", "/tickets/{story}/sprint", {"sprint": ""}, 403, "You cannot plan"),
+    ("someone else's watch", "/tickets/{story}/watch", {"person": "@{owner}"}, 403, "change the watchers of"),
+    ("plan a sprint", "/tickets/projects/ENG/sprints", {"action": "create", "name": "Shadow sprint"}, 403,
+     "Only the lead of ENG"),
+    ("comment on a private request", "/tickets/{hidden}/comment", {"body": "hi"}, 404, "that you can see"),
+    ("watch a private request", "/tickets/{hidden}/watch", {}, 404, "that you can see"),
 ]
 
 
@@ -65,12 +90,32 @@ def names(browser) -> dict:
         sprints = {s.state: s.name for s in db.scalars(select(Sprint))}
         done_key = done.key
         db.get(Ticket, done.id).assignee_id = None
+        eng_lead = db.scalar(select(Project.lead_id).where(Project.key == "ENG"))
+        plain = next(p for p in db.scalars(select(Person).where(Person.department_id == sales, Person.role == "member",
+                                                                  Person.id != eng_lead).order_by(Person.id))
+                     if story.assignee_id != p.id and not db.get(GroupMember, (story.group_id or 0, p.id)))
+        groups = select(GroupMember.group_id).where(GroupMember.person_id == plain.id)
+        hidden = first(Ticket.project.has(key="IT"), Ticket.reporter_id != plain.id,
+                       Ticket.assignee_id.is_distinct_from(plain.id), Ticket.group_id.not_in(groups),
+                       Ticket.id.not_in(select(Watcher.ticket_id).where(Watcher.person_id == plain.id)))
     return {"story": story.key, "incident": incident.key, "done": done_key, "outsider": outsider.handle,
-            "watched": watched.key, "closed_sprint": sprints["closed"], "future_sprint": sprints["future"]}
+            "watched": watched.key, "closed_sprint": sprints["closed"], "future_sprint": sprints["future"],
+            "plain": plain.handle, "owner": me.handle, "hidden": hidden.key}
 
 
 @pytest.mark.parametrize("what,path,form,status,message", REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_a_refused_form_says_why_and_changes_nothing(browser, names, what, path, form, status, message):
+    assert_refused(browser, names, path, form, status, message)
+
+
+@pytest.mark.parametrize("what,path,form,status,message", FORBIDDEN, ids=[r[0] for r in FORBIDDEN])
+def test_a_form_refused_to_someone_who_does_not_work_it(browser, names, what, path, form, status, message):
+    browser.act_as(names["plain"])
+    assert_refused(browser, names, path, form, status, message)
+
+
+def assert_refused(browser, names, path, form, status, message):
+    """Post the form filled with the named records; it is refused with the message and nothing changes."""
     filled = {k: v.format(**names) for k, v in form.items()}
     before = browser.state()
     response = browser.post(path.format(**names), filled)
