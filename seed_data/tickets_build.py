@@ -177,7 +177,7 @@ class TicketMaker:
             self.tickets.append(sub)
 
     def escalations(self, cases) -> None:
-        """Each escalated CRM case becomes an engineering bug naming the customer."""
+        """Each escalated CRM case becomes an engineering bug naming the customer, due within a week."""
         if self.crm is None or "ENG" not in self.projects:
             return
         eng = self.projects["ENG"]
@@ -188,7 +188,7 @@ class TicketMaker:
             at = min(created + timedelta(hours=self.rng.randint(2, 48)), self.end - timedelta(hours=1))
             t = TicketRec(eng, "Bug", f"{account.name}: {subject}", description, _weighted(self.rng, {"To Do": 1, "In Progress": 2}),
                           "High", owner_id, at, component=team.name, labels=["customer-escalation"],
-                          account_id=account_id, case_id=case_id)
+                          account_id=account_id, case_id=case_id, due_date=at.date() + timedelta(days=7))
             self._progress(t, team.member_ids)
             t.watchers.append(owner_id)
             self.tickets.append(t)
@@ -209,7 +209,8 @@ class TicketMaker:
             self._progress(t, workers)
 
     def legal(self) -> None:
-        """Contract reviews and NDAs for accounts with live deals, filed by the deal owners."""
+        """Contract reviews and NDAs for accounts with live deals, filed by the deal owners and due five
+        days before the deal is expected to close."""
         legal = self.projects["LEGAL"]
         group = next((g for g in self.groups.values() if g.name == "Commercial Legal"), None)
         workers = group.member_ids if group else legal.agents
@@ -221,7 +222,8 @@ class TicketMaker:
             owner = [self.org.person(deal.owner_id)] if deal else self._people(("Sales", "Marketing"))
             t = self._file(legal, "Service Request", summary.format(account=name), description.format(account=name),
                            owner, SERVICE_STATUS, priority, component="Contracts" if deal else "Trademarks",
-                           group_id=group.id if group else None, account_id=deal.account.id if deal else None)
+                           group_id=group.id if group else None, account_id=deal.account.id if deal else None,
+                           due_date=deal.close_date - timedelta(days=5) if deal else None)
             self._progress(t, workers)
 
     # ---------------------------------------------------------------- all
