@@ -1,5 +1,5 @@
 """Run every benchmark on the small world and print the table: reset, in-process MCP tool call,
-UI page load, grade, and the world build (once, into a fresh cache)."""
+UI page load, sheets recalculation, grade, and the world build (once, into a fresh cache)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from officegym.episodes import EpisodeStore
 from officegym.runner import oracle_agent
 from officegym.worlds import ensure_world
 
+from .sheets import bench_sheets
 from .timing import Figure, measure, table
 
 
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         store = EpisodeStore(load_settings(episodes_dir=episodes))
         store.world(options.scale)
         figures = [bench_build(options.scale)]
-        for bench in (bench_reset, bench_tools, bench_pages, bench_query, bench_grade):
+        for bench in (bench_reset, bench_tools, bench_pages, bench_query, bench_sheets, bench_grade):
             print(f"running {bench.__name__} ...", file=sys.stderr, flush=True)
             figures += bench(store, options.scale)
         store.close()

@@ -37,7 +37,7 @@ class Answer(Base):
 
 
 # Tables no grader counts as a change made by the agent.
-BOOKKEEPING_TABLES = {"og_meta", "og_journal", "crm_field_history", "tickets_history"}
+BOOKKEEPING_TABLES = {"og_meta", "og_journal", "crm_field_history", "tickets_history", "sheets_revision"}
 
 
 def sqlite_engine(path: str, readonly: bool = False) -> Engine:

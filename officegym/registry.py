@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-APPS = ("org", "chat", "crm", "tickets")
+APPS = ("org", "chat", "crm", "tickets", "sheets")
 
 
 def import_models() -> None:

@@ -186,6 +186,7 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     from officegym.apps.chat.views import bp as chat_bp
     from officegym.apps.crm.views import bp as crm_bp
     from officegym.apps.org.views import bp as org_bp
+    from officegym.apps.sheets.views import bp as sheets_bp
     from officegym.apps.tickets.views import bp as tickets_bp
 
     app = Flask(__name__)
@@ -286,4 +287,5 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     app.register_blueprint(chat_bp, url_prefix="/e/<episode_id>/chat")
     app.register_blueprint(crm_bp, url_prefix="/e/<episode_id>/crm")
     app.register_blueprint(tickets_bp, url_prefix="/e/<episode_id>/tickets")
+    app.register_blueprint(sheets_bp, url_prefix="/e/<episode_id>/sheets")
     return app

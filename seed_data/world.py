@@ -18,6 +18,7 @@ from officegym.errors import Invalid
 from .chat import build_chat
 from .crm import build_crm
 from .org import build_org
+from .sheets import build_sheets
 from .tickets import build_tickets
 
 # The company's "now": a Monday morning. Seeded history ends the Friday before, so "today" in a
@@ -64,7 +65,7 @@ def scale_spec(scale: str | ScaleSpec) -> ScaleSpec:
 
 def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 0,
                 progress: Progress | None = None) -> None:
-    """Generate the whole company into an empty database: directory, CRM, tickets, then chat."""
+    """Generate the whole company into an empty database: directory, CRM, tickets, sheets, then chat."""
     spec = scale_spec(scale)
     report = progress or (lambda step, fraction: None)
     clock.set_base(session, COMPANY_NOW)
@@ -74,6 +75,8 @@ def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 
     crm = build_crm(session, spec, seed, org)  # before chat, so that chat talks about real deals
     report("tickets: projects, queues and tickets", 0.35)
     tickets = build_tickets(session, spec, seed, org, crm)  # before chat, which discusses the incidents
+    report("sheets: workbooks", 0.42)
+    build_sheets(session, spec, seed, org, crm, tickets)  # returns the workbooks (Sheets), for chat to cite later
     report("chat: channels and conversations", 0.45)
     build_chat(session, spec, seed, org, crm, tickets)
     report("done", 1.0)

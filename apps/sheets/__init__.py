@@ -1,0 +1,1 @@
+"""Sheets: workbooks of sheets stored cell by cell, with a formula engine (formula/)."""

@@ -1,0 +1,179 @@
+"""Import and export: CSV text for one sheet, XLSX files (openpyxl) for a whole workbook, with
+formulas and number formats kept."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+from datetime import date, datetime
+
+from openpyxl import Workbook as XlsxBook
+from openpyxl import load_workbook
+from openpyxl.utils.exceptions import InvalidFileException
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.org.models import Person
+from officegym.errors import Invalid
+from officegym.journal import journaled
+
+from .access import require_editor
+from .book import all_rows, cell_value, formula_of, replace_cells, sheets_of
+from .cells import read_area, used_extent
+from .formula.a1 import MAX_COLS, MAX_ROWS, Area
+from .formula.parser import FormulaError, read_input
+from .lookups import resolve_sheet, resolve_workbook
+from .models import Cell, Sheet, Workbook
+from .tabs import check_sheet_name, create_sheet
+
+MAX_IMPORT_CELLS = 100_000
+MAX_IMPORT_BYTES = 5_000_000
+
+
+def _grid_rows(rows: list[list[str]], what: str) -> list[list[str]]:
+    if len(rows) > MAX_ROWS or any(len(r) > MAX_COLS for r in rows):
+        raise Invalid(f"The {what} is larger than a sheet ({MAX_ROWS:,} rows, {MAX_COLS} columns).")
+    if sum(len(r) for r in rows) > MAX_IMPORT_CELLS:
+        raise Invalid(f"The {what} holds more than {MAX_IMPORT_CELLS:,} cells; split it.")
+    return rows
+
+
+def _fill_sheet(session, actor, workbook: Workbook, sheet: Sheet, cells: list[dict], action: str) -> int:
+    for item in cells:
+        tree = formula_of(item["raw"])
+        if isinstance(tree, tuple) and tree[0] == "err_text":
+            raise Invalid(f"Cell row {item['row'] + 1}, column {item['col'] + 1}: {tree[1]}")
+    rows = [r for r in all_rows(session, workbook) if r["sheet_id"] != sheet.id] + cells
+    replace_cells(session, actor, workbook, rows, action)
+    return len(cells)
+
+
+def _target_sheet(session, actor, workbook: Workbook, sheet_name: str) -> Sheet:
+    name = check_sheet_name(sheet_name)
+    existing = [s for s in sheets_of(session, workbook) if s.name.lower() == name.lower()]
+    return existing[0] if existing else create_sheet(session, actor, workbook.id, name)
+
+
+@journaled("sheets.import_csv")
+def import_csv(session: Session, actor: Person, workbook, sheet: str, csv_text: str) -> int:
+    """Replace a sheet's contents with CSV text (the sheet is created if missing); numbers, dates and
+    formulas are read as if typed. Returns the cells written."""
+    found = resolve_workbook(session, actor, workbook)
+    require_editor(session, actor, found)
+    if not isinstance(csv_text, str) or not csv_text.strip():
+        raise Invalid("Give the CSV text to import.")
+    if len(csv_text) > MAX_IMPORT_BYTES:
+        raise Invalid(f"The CSV text is larger than {MAX_IMPORT_BYTES:,} characters.")
+    try:
+        rows = _grid_rows(list(csv.reader(io.StringIO(csv_text))), "CSV")
+    except csv.Error as bad:
+        raise Invalid(f"The CSV does not parse: {bad}.") from None
+    target = _target_sheet(session, actor, found, sheet)
+    cells = [{"sheet_id": target.id, "row": r, "col": c, "raw": raw, "number_format": _implied(raw)}
+             for r, line in enumerate(rows) for c, raw in enumerate(line) if raw != ""]
+    return _fill_sheet(session, actor, found, target, cells, f"import CSV into {target.name}")
+
+
+def _implied(raw: str) -> str:
+    try:
+        return read_input(raw).implied_format
+    except FormulaError:
+        return ""
+
+
+def export_csv(session: Session, actor: Person, workbook, sheet: str | None = None) -> str:
+    """A sheet's shown values as CSV text."""
+    found = resolve_workbook(session, actor, workbook)
+    target = resolve_sheet(session, found, sheet)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    last_row, last_col = used_extent(session, target)
+    if last_row < 0:
+        return ""
+    for start in range(0, last_row + 1, 200):
+        block = read_area(session, target, Area(None, start, 0, min(last_row, start + 199), last_col))
+        for line in block.rows:
+            writer.writerow([c.display for c in line])
+    return out.getvalue()
+
+
+def export_xlsx(session: Session, actor: Person, workbook) -> bytes:
+    """The workbook as an XLSX file: every sheet, inputs (formulas as formulas) and number formats."""
+    found = resolve_workbook(session, actor, workbook)
+    book = XlsxBook()
+    book.remove(book.active)
+    for sheet in sheets_of(session, found):
+        page = book.create_sheet(sheet.name[:31])
+        for cell in session.scalars(select(Cell).where(Cell.sheet_id == sheet.id).order_by(Cell.row, Cell.col)):
+            target = page.cell(row=cell.row + 1, column=cell.col + 1)
+            if cell.is_formula:
+                target.value = cell.raw
+            else:
+                value = cell_value(cell.kind, cell.number, cell.text, cell.note)
+                target.value = value.code if hasattr(value, "code") else value
+            if cell.number_format:
+                target.number_format = cell.number_format
+        if sheet.frozen_rows or sheet.frozen_cols:
+            page.freeze_panes = page.cell(row=sheet.frozen_rows + 1, column=sheet.frozen_cols + 1)
+    if not book.sheetnames:
+        book.create_sheet("Sheet1")
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def export_xlsx_base64(session: Session, actor: Person, workbook) -> str:
+    """export_xlsx as base64 text (for tools, which carry text)."""
+    return base64.b64encode(export_xlsx(session, actor, workbook)).decode("ascii")
+
+
+@journaled("sheets.import_xlsx")
+def import_xlsx(session: Session, actor: Person, workbook, data) -> list[str]:
+    """Replace or add the sheets of an XLSX file (bytes, or base64 text) in a workbook; returns the
+    sheet names imported."""
+    found = resolve_workbook(session, actor, workbook)
+    require_editor(session, actor, found)
+    if isinstance(data, str):
+        try:
+            data = base64.b64decode(data, validate=True)
+        except ValueError:
+            raise Invalid("The XLSX data is not valid base64.") from None
+    if not isinstance(data, bytes) or not data or len(data) > MAX_IMPORT_BYTES:
+        raise Invalid(f"Give an XLSX file of at most {MAX_IMPORT_BYTES:,} bytes.")
+    try:
+        source = load_workbook(io.BytesIO(data))
+    except (InvalidFileException, KeyError, OSError, ValueError) as bad:
+        raise Invalid(f"That is not an XLSX file openpyxl can read ({type(bad).__name__}).") from None
+    except Exception as bad:  # zipfile.BadZipFile and friends: any unreadable file is bad input
+        raise Invalid(f"That is not a readable XLSX file ({type(bad).__name__}).") from None
+    imported = []
+    for page in source.worksheets:
+        rows = [[_xlsx_input(c.value) for c in line] for line in page.iter_rows()]
+        _grid_rows(rows, f"sheet {page.title}")
+        target = _target_sheet(session, actor, found, page.title)
+        cells = []
+        for r, line in enumerate(page.iter_rows()):
+            for c, item in enumerate(line):
+                raw = _xlsx_input(item.value)
+                fmt = "" if item.number_format in ("General", None) else item.number_format
+                if raw != "":
+                    cells.append({"sheet_id": target.id, "row": r, "col": c, "raw": raw, "number_format": fmt[:40]})
+        _fill_sheet(session, actor, found, target, cells, f"import XLSX sheet {target.name}")
+        imported.append(target.name)
+    return imported
+
+
+def _xlsx_input(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (int, float)):
+        return repr(float(value)) if isinstance(value, float) and not value.is_integer() else str(int(value))
+    return str(value)
+

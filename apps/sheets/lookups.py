@@ -1,0 +1,59 @@
+"""Finding what a caller names: a workbook by id or title, a sheet by name, a range in A1 notation
+(with or without a sheet prefix). Errors say what exists instead."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.org.models import Person
+from officegym.errors import Invalid, NotFound
+
+from .access import role_of, visible_to
+from .formula.a1 import Area, BadReference, parse_area
+from .models import Sheet, Workbook
+
+
+def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
+    """A workbook the actor may see, by id (number or digits) or exact title."""
+    if isinstance(ref, bool) or not isinstance(ref, (int, str)) or (isinstance(ref, str) and not ref.strip()):
+        raise Invalid("Name the workbook by its id (a number) or its exact title.")
+    found = None
+    if isinstance(ref, int) or ref.strip().isdigit():
+        found = session.get(Workbook, int(ref))
+    else:
+        matches = list(session.scalars(select(Workbook).where(visible_to(actor),
+                                                              func.lower(Workbook.title) == ref.strip().lower())
+                                       .order_by(Workbook.id)))
+        if len(matches) > 1:
+            ids = ", ".join(str(w.id) for w in matches)
+            raise Invalid(f"Several workbooks are titled '{ref.strip()}' (ids {ids}); name one by its id.")
+        found = matches[0] if matches else None
+    if found is None or role_of(session, actor, found) is None:
+        raise NotFound(f"No workbook {ref!r} that you can see. Use sheets_list_workbooks to find one.")
+    return found
+
+
+def resolve_sheet(session: Session, workbook: Workbook, name: str | None) -> Sheet:
+    """A sheet of the workbook by name (case-insensitive); None means the first sheet."""
+    sheets = list(session.scalars(select(Sheet).where(Sheet.workbook_id == workbook.id).order_by(Sheet.position)))
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return sheets[0]
+    if not isinstance(name, str):
+        raise Invalid("A sheet is named by text, such as 'Sheet1'.")
+    for sheet in sheets:
+        if sheet.name.lower() == name.strip().lower():
+            return sheet
+    raise NotFound(f"No sheet '{name}' in '{workbook.title}'. Sheets: {', '.join(s.name for s in sheets)}.")
+
+
+def resolve_range(session: Session, workbook: Workbook, text, what: str = "range") -> tuple[Sheet, Area]:
+    """(sheet, area) of A1 text such as B3, A1:C10, A:A or 'Q1 plan'!B2:B9 (no prefix: the first sheet)."""
+    if not isinstance(text, str) or not text.strip():
+        raise Invalid(f"Give the {what} in A1 notation, such as A1:C10 or Budget!B2.")
+    try:
+        area = parse_area(text)
+    except BadReference as bad:
+        raise Invalid(f"The {what} {text.strip()!r} is not valid: {bad}") from None
+    return resolve_sheet(session, workbook, area.sheet), area
+

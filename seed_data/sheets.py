@@ -1,0 +1,162 @@
+"""The sheets part of a world: the workbooks a company of this size keeps, built from the other
+apps' records so that the numbers agree — a sales forecast over the CRM's open deals, department
+budgets and a headcount plan over the real directory, an on-call rota over the tickets app's
+groups — and a few personal workbooks that make search need care.
+
+Workbooks are drafted here as cell inputs (what a person would type: text, numbers, dates and
+formulas); `insert_workbooks` stores them and `book.replace_cells` computes every formula with the
+sheets engine, so no value is written by hand. The contents are drafted in seed_data.sheets_build.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from random import Random
+
+from sqlalchemy import func, insert, select
+from sqlalchemy.orm import Session
+
+from officegym.apps.sheets.book import replace_cells
+from officegym.apps.sheets.formula.parser import read_input
+from officegym.apps.sheets.models import NamedRange, Share, Sheet, Workbook
+
+from .crm import Crm, business_time
+from .org import Org
+from .tickets import Tickets
+
+ROLE_ORDER = {"editor": 0, "viewer": 1}
+
+
+@dataclass
+class WorkbookRec:
+    """A stored workbook, as chat (and task authors) need it."""
+
+    id: int
+    key: str  # forecast, budget, headcount, rota, or personal:<owner id>
+    title: str
+    owner_id: int
+    created_at: datetime
+    updated_at: datetime
+    sheets: dict[str, int]  # sheet name -> id, in tab order
+    shares: dict[int, str]  # person id -> viewer or editor
+
+
+@dataclass
+class Sheets:
+    """The workbooks of a world."""
+
+    workbooks: list[WorkbookRec]
+
+    def get(self, key: str) -> WorkbookRec | None:
+        """A workbook by key (None when the world has no such workbook)."""
+        return next((w for w in self.workbooks if w.key == key), None)
+
+
+def as_input(value) -> str:
+    """What to type into a cell for a value: formulas and numbers as they are, dates in ISO form,
+    and text with a leading apostrophe whenever the sheet would otherwise read it as something else
+    (a number, a date, TRUE or a formula)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float)):
+        return repr(value)  # repr round-trips a float exactly
+    if isinstance(value, date):
+        return value.isoformat()
+    if value.startswith("=") and len(value) > 1:
+        return value
+    return value if read_input(value).value == value else "'" + value
+
+
+@dataclass
+class SheetDraft:
+    """One tab being drafted: cell inputs and number formats by (row, col), 0-based."""
+
+    name: str
+    frozen_rows: int = 0
+    frozen_cols: int = 0
+    cells: dict[tuple[int, int], tuple[str, str]] = field(default_factory=dict)
+
+    def put(self, row: int, col: int, value, fmt: str = "") -> None:
+        """One cell: a formula (text starting with '='), text, a number or a date."""
+        self.cells[(row, col)] = (as_input(value), fmt)
+
+    def put_row(self, row: int, values: list, formats: tuple[str, ...] = ()) -> None:
+        """A row from column A; None leaves a cell empty, formats go column by column."""
+        for col, value in enumerate(values):
+            if value is not None and value != "":
+                self.put(row, col, value, formats[col] if col < len(formats) else "")
+
+
+@dataclass
+class WorkbookDraft:
+    """A workbook being drafted: who owns it, whom it is shared with, its tabs and named ranges."""
+
+    key: str
+    title: str
+    description: str
+    owner_id: int
+    created_at: datetime
+    updated_at: datetime
+    shares: dict[int, str] = field(default_factory=dict)
+    tabs: list[SheetDraft] = field(default_factory=list)
+    names: list[tuple[str, str, str]] = field(default_factory=list)  # (name, sheet, A1 range)
+
+    def tab(self, name: str, frozen_rows: int = 0, frozen_cols: int = 0) -> SheetDraft:
+        """Add a tab (after the others) and return it."""
+        sheet = SheetDraft(name, frozen_rows, frozen_cols)
+        self.tabs.append(sheet)
+        return sheet
+
+    def share(self, people, role: str) -> None:
+        """Share with people (ids) in a role; the owner and people already given a stronger role are
+        skipped, so editors stay editors when a wider viewer list includes them."""
+        for pid in people:
+            if pid != self.owner_id and ROLE_ORDER[role] < ROLE_ORDER.get(self.shares.get(pid, ""), 9):
+                self.shares[pid] = role
+
+
+def build_sheets(session: Session, spec, seed: int, org: Org, crm: Crm | None,
+                 tickets: Tickets | None) -> Sheets:
+    """Draft and insert every seeded workbook; return the `Sheets` description for later generators."""
+    from . import sheets_build as sb
+    from .sheets_rota import rota
+
+    rng = Random(f"{seed}:sheets")  # its own stream: the sheets never reshuffle another app's draws
+    drafts = [sb.forecast(org, crm, rng), sb.budget(org, rng), sb.headcount_plan(org, rng), rota(org, tickets, rng)]
+    drafts = [d for d in drafts if d is not None] + sb.personal(spec, org, rng)
+    return Sheets(insert_workbooks(session, org, drafts, rng))
+
+
+def insert_workbooks(session: Session, org: Org, drafts: list[WorkbookDraft], rng: Random) -> list[WorkbookRec]:
+    """Bulk-insert workbooks, tabs, named ranges and shares, then fill each workbook's cells through
+    the sheets engine (values computed, no revision written)."""
+    next_book = (session.scalar(select(func.max(Workbook.id))) or 0) + 1
+    next_sheet = (session.scalar(select(func.max(Sheet.id))) or 0) + 1
+    books, tabs, names, shares, made = [], [], [], [], []
+    for book_id, draft in enumerate(drafts, start=next_book):
+        books.append({"id": book_id, "title": draft.title, "description": draft.description,
+                      "owner_id": draft.owner_id, "created_at": draft.created_at, "updated_at": draft.updated_at})
+        ids = {}
+        for position, tab in enumerate(draft.tabs):
+            ids[tab.name] = next_sheet
+            tabs.append({"id": next_sheet, "workbook_id": book_id, "name": tab.name, "position": position,
+                         "frozen_rows": tab.frozen_rows, "frozen_cols": tab.frozen_cols})
+            next_sheet += 1
+        names += [{"workbook_id": book_id, "name": name, "sheet_id": ids[sheet], "ref": ref}
+                  for name, sheet, ref in draft.names]
+        for pid in sorted(draft.shares):
+            start = max(draft.created_at, org.person(pid).since)
+            shares.append({"workbook_id": book_id, "person_id": pid, "role": draft.shares[pid],
+                           "shared_by_id": draft.owner_id,
+                           "shared_at": business_time(rng, start, max(start, draft.updated_at))})
+        made.append(WorkbookRec(book_id, draft.key, draft.title, draft.owner_id, draft.created_at,
+                                draft.updated_at, ids, dict(sorted(draft.shares.items()))))
+    for table, rows in ((Workbook, books), (Sheet, tabs), (NamedRange, names), (Share, shares)):
+        if rows:
+            session.execute(insert(table), rows)
+    for draft, rec in zip(drafts, made):
+        rows = [{"sheet_id": rec.sheets[tab.name], "row": row, "col": col, "raw": raw, "number_format": fmt}
+                for tab in draft.tabs for (row, col), (raw, fmt) in sorted(tab.cells.items())]
+        replace_cells(session, None, session.get(Workbook, rec.id), rows, "seed")
+    return made
