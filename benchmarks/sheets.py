@@ -1,7 +1,14 @@
 """Sheets benchmarks: recalculation of a 2,000-formula workbook after one input change (through
-the service, database included, and in memory), range read and write."""
+the service, database included, and in memory), range read and write; and on the seeded sales
+forecast, a small read through the service, the grid page of its Pipeline sheet, and the MCP tools
+sheets_read_range and sheets_write_cells timed server-side (as benchmarks.__main__ times the others)."""
 
 from __future__ import annotations
+
+import time
+
+import anyio
+from sqlalchemy import select
 
 from officegym.episodes import EpisodeStore
 
@@ -59,5 +66,74 @@ def bench_sheets(store: EpisodeStore, scale: str) -> list[Figure]:
                                  [[next(counter), "text", 1.5, "=F1*2"] for _ in range(100)])
             session.flush()
         figures.append(measure(f"sheets write range 100x4, service ({scale})", write, 40, note="400 cells"))
+    store.delete(episode.id)
+    return figures + bench_seeded_forecast(store, scale)
+
+
+FORECAST = "Sales Forecast"  # part of the seeded forecast's title (FY<year> Sales Forecast)
+SMALL_RANGE = "Pipeline!A1:D20"
+
+
+def _forecast_owner(store: EpisodeStore, scale: str) -> str:
+    """The handle of the seeded forecast's owner (the head of Sales), who may read and write it."""
+    from officegym.apps.org.models import Person
+    from officegym.apps.sheets.models import Workbook
+    from officegym.db import make_sessionmaker, sqlite_engine
+
+    with make_sessionmaker(sqlite_engine(str(store.world(scale).path), readonly=True))() as session:
+        return session.scalar(select(Person.handle).join(Workbook, Workbook.owner_id == Person.id)
+                              .where(Workbook.title.contains(FORECAST)))
+
+
+async def _server_figure(server, name: str, args, scale: str, note: str = "", runs: int = 100,
+                         warmup: int = 20) -> Figure:
+    """An MCP tool called in process, timed from the server's side as in benchmarks.__main__:
+    `server.call_tool` (argument validation, service, result), no client; `args` may be a callable
+    giving fresh arguments per call."""
+    samples = []
+    for _ in range(warmup + runs):
+        payload = args() if callable(args) else args
+        start = time.perf_counter()
+        result = await server.call_tool(name, payload)
+        samples.append((time.perf_counter() - start) * 1000)
+        assert not result.is_error, result
+    samples = sorted(samples[warmup:])
+    return Figure(f"MCP {name}, server ({scale})", runs, samples[runs // 2], samples[int(0.95 * (runs - 1))],
+                  "p50 <= 3 ms", note)
+
+
+def bench_seeded_forecast(store: EpisodeStore, scale: str) -> list[Figure]:
+    """On the seeded FY sales forecast, as its owner: read A1:D20 of the Pipeline through the service,
+    load the Pipeline's grid page through the Flask test client, and call sheets_read_range and
+    sheets_write_cells (an amount on the Pipeline, which the Summary's totals depend on) over MCP."""
+    from officegym.apps.sheets import services
+    from officegym.web import create_app
+
+    episode = store.create(scale=scale, actor=_forecast_owner(store, scale))
+    with episode.session() as session:
+        actor = episode.actor(session)
+        book = services.list_workbooks(session, actor, FORECAST).items[0].id
+        figures = [measure(f"sheets read range A1:D20, service ({scale})",
+                           lambda: services.read_range(session, actor, book, SMALL_RANGE), 200,
+                           target="p50 <= 3 ms", note="seeded forecast, Pipeline")]
+    client = create_app(store).test_client()
+    url = f"/e/{episode.id}/sheets/w/{book}?sheet=Pipeline"
+
+    def page():
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+    figures.append(measure(f"UI sheets grid page, forecast Pipeline ({scale})", page, 100,
+                           target="p50 <= 30 ms", note="40 rows x 12 columns"))
+    server, amounts = episode.mcp_server(), iter(range(10**9))
+
+    async def tools() -> list[Figure]:
+        read = await _server_figure(server, "sheets_read_range", {"workbook": book, "range": SMALL_RANGE}, scale,
+                                    "seeded forecast, Pipeline")
+        write = await _server_figure(server, "sheets_write_cells", lambda: {
+            "workbook": book, "cells": [{"cell": "Pipeline!E2", "value": 100_000 + next(amounts) % 997}]}, scale,
+            "1 amount; weighted, quarter and stage totals recalculated")
+        return [read, write]
+
+    figures += anyio.run(tools)
     store.delete(episode.id)
     return figures

@@ -7,6 +7,8 @@ Episode ids are unguessable tokens and are never reused, even after deletion.
 from __future__ import annotations
 
 import fcntl
+import hashlib
+import inspect
 import json
 import re
 import secrets
@@ -95,6 +97,15 @@ class Episode:
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
 
+def setup_fingerprint(inst: "TaskInstance") -> str:
+    """A short digest of what a task's setup writes: the instance drawn and the source of the module
+    defining the setup, so that a start file built by older task code is never reused."""
+    module = inspect.getmodule(inst.setup)
+    source = inspect.getsource(module) if module else ""
+    drawn = repr((inst.actor_id, inst.instruction, sorted(inst.params.items(), key=lambda kv: kv[0])))
+    return hashlib.sha256((drawn + source).encode()).hexdigest()[:12]
+
+
 class EpisodeStore:
     """Creates, finds and deletes episodes; one per process is enough."""
 
@@ -134,7 +145,7 @@ class EpisodeStore:
             return world.path
         folder = self.settings.home / "starts" / world.key
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{inst.task_id}-{inst.instance}.sqlite"
+        path = folder / f"{inst.task_id}-{inst.instance}-{setup_fingerprint(inst)}.sqlite"
         with open(folder / f"{path.stem}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not path.exists():

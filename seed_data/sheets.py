@@ -54,11 +54,14 @@ class Sheets:
 
 
 def as_input(value) -> str:
-    """What to type into a cell for a value: formulas and numbers as they are, dates in ISO form,
-    and text with a leading apostrophe whenever the sheet would otherwise read it as something else
-    (a number, a date, TRUE or a formula)."""
+    """What to type into a cell for a value: formulas as they are, numbers as the app's own writes
+    store them (whole ones without a decimal point), dates in ISO form, and text with a leading
+    apostrophe whenever the sheet would otherwise read it as something else (a number, a date, TRUE
+    or a formula)."""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))  # what a person types, and what the app's own writes store (no "172800.0")
     if isinstance(value, (int, float)):
         return repr(value)  # repr round-trips a float exactly
     if isinstance(value, date):

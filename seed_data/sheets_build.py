@@ -19,7 +19,6 @@ from .chat_text import history_end
 from .crm import Crm, business_time
 from .org import Org, PersonRec
 from .sheets import SheetDraft, WorkbookDraft
-from .tickets import Tickets
 
 MONEY, WHOLE_MONEY, PERCENT, DAY, COUNT = "$#,##0.00", "$#,##0", "0%", "yyyy-mm-dd", "#,##0"
 RANKS = {"ceo": 0, "head": 0, "lead": 1, "member": 2}
@@ -33,7 +32,8 @@ def dated_draft(org: Org, rng: Random, key: str, title: str, owner: PersonRec,
     start = max(created[0], owner.since + timedelta(days=1))
     made = business_time(rng, min(start, end), min(max(start, created[1]), end))
     changed = business_time(rng, max(made, updated[0]), min(max(made, updated[1]), end))
-    return WorkbookDraft(key, title, sv.DESCRIPTIONS.get(key, ""), owner.id, made, max(made, changed))
+    description = sv.DESCRIPTIONS.get(key, "").format(year=org.now.year)
+    return WorkbookDraft(key, title, description, owner.id, made, max(made, changed))
 
 
 def _departments(org: Org) -> list[str]:

@@ -59,11 +59,12 @@ KIND_CATEGORIES = {
 CITIES = ["Chicago", "Boston", "Austin", "Denver", "London", "Berlin", "Amsterdam", "Toronto", "Seattle", "Dublin"]
 
 # ---------------------------------------------------------------- descriptions of the shared workbooks
+# {year} is the company's current year, as in the workbooks' titles.
 DESCRIPTIONS = {
-    "forecast": "Open pipeline by quarter and stage, weighted by stage probability, and 2026 wins. "
+    "forecast": "Open pipeline by quarter and stage, weighted by stage probability, and {year} wins. "
                 "Refreshed from the CRM every Friday.",
-    "budget": "Approved 2026 operating budget per department: people costs, software, travel and other.",
-    "headcount": "Everyone on staff today, and the hires each department plans per quarter of 2026.",
+    "budget": "Approved {year} operating budget per department: people costs, software, travel and other.",
+    "headcount": "Everyone on staff today, and the hires each department plans per quarter of {year}.",
     "rota": "Who is on call each week for production incidents and the IT help desk. Swap weeks "
             "with a teammate and update the sheet.",
 }

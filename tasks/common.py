@@ -24,6 +24,14 @@ def pick(rng: random.Random, items: Sequence[T]) -> T:
     return items[rng.randrange(len(items))]
 
 
+def nth(items: Sequence[T], instance: int) -> T:
+    """The instance-th item (cycling): consecutive instances draw different items, for templates whose
+    choices are few but each one matters."""
+    if not items:
+        raise RuntimeError("the world has nothing to pick from for this task")
+    return items[instance % len(items)]
+
+
 def everyone(session: Session) -> list[Person]:
     """All people, by id."""
     return list(session.scalars(select(Person).order_by(Person.id)))

@@ -11,7 +11,7 @@ from .base import TaskTemplate
 
 _TASKS: dict[str, TaskTemplate] = {}
 TASK_MODULES = ("chat", "chat_channels", "chat_questions", "crm", "crm_sales", "crm_answers", "x_crm", "tickets",
-                "tickets_more", "tickets_answers", "x_tickets")
+                "tickets_more", "tickets_answers", "x_tickets", "sheets", "sheets_formulas", "sheets_answers", "x_sheets")
 
 
 def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:

@@ -3,6 +3,7 @@ or a block of rows; clearing; number formats. Writes recalculate only what depen
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from sqlalchemy import func, select
@@ -101,8 +102,13 @@ def _raw_of(value, where: str) -> str:
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, (int, float)):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise Invalid(f"{where}: {value} is not a number a cell can hold.")
+        try:
+            finite = math.isfinite(value)  # an int beyond the floats' range overflows here
+        except OverflowError:
+            finite = False
+        if not finite:
+            raise Invalid(f"{where}: that number is not one a cell can hold (it is infinite, not a number, or "
+                          "beyond ±1.8E+308).")
         return repr(float(value)) if isinstance(value, float) and not value.is_integer() else str(int(value))
     if not isinstance(value, str):
         raise Invalid(f"{where}: a cell takes text, a number, TRUE/FALSE or a formula such as =A1*2; "
@@ -143,7 +149,7 @@ def write_range(session: Session, actor: Person, workbook, start: str, rows: lis
     found = resolve_workbook(session, actor, workbook)
     require_editor(session, actor, found)
     sheet, area = resolve_range(session, found, start, "start cell")
-    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+    if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows) or not any(rows):
         raise Invalid("Give rows as a list of lists of values, such as [[\"Region\", \"Total\"], [\"EMEA\", 120]].")
     total = sum(len(r) for r in rows)
     if total > MAX_WRITE:

@@ -31,11 +31,21 @@ MAX_IMPORT_CELLS = 100_000
 MAX_IMPORT_BYTES = 5_000_000
 
 
-def _grid_rows(rows: list[list[str]], what: str) -> list[list[str]]:
-    if len(rows) > MAX_ROWS or any(len(r) > MAX_COLS for r in rows):
+def _check_size(height: int, width: int, cells: int, what: str) -> None:
+    """Refuse a grid larger than a sheet or holding more than MAX_IMPORT_CELLS cells (empty ones count)."""
+    if height > MAX_ROWS or width > MAX_COLS:
         raise Invalid(f"The {what} is larger than a sheet ({MAX_ROWS:,} rows, {MAX_COLS} columns).")
-    if sum(len(r) for r in rows) > MAX_IMPORT_CELLS:
+    if cells > MAX_IMPORT_CELLS:
         raise Invalid(f"The {what} holds more than {MAX_IMPORT_CELLS:,} cells; split it.")
+
+
+def _csv_rows(csv_text: str) -> list[list[str]]:
+    """The rows of CSV text, read only as far as the size limits allow."""
+    rows, cells = [], 0
+    for line in csv.reader(io.StringIO(csv_text)):
+        rows.append(line)
+        cells += len(line)
+        _check_size(len(rows), len(line), cells, "CSV")
     return rows
 
 
@@ -66,7 +76,7 @@ def import_csv(session: Session, actor: Person, workbook, sheet: str, csv_text: 
     if len(csv_text) > MAX_IMPORT_BYTES:
         raise Invalid(f"The CSV text is larger than {MAX_IMPORT_BYTES:,} characters.")
     try:
-        rows = _grid_rows(list(csv.reader(io.StringIO(csv_text))), "CSV")
+        rows = _csv_rows(csv_text)
     except csv.Error as bad:
         raise Invalid(f"The CSV does not parse: {bad}.") from None
     target = _target_sheet(session, actor, found, sheet)
@@ -149,8 +159,9 @@ def import_xlsx(session: Session, actor: Person, workbook, data) -> list[str]:
         raise Invalid(f"That is not a readable XLSX file ({type(bad).__name__}).") from None
     imported = []
     for page in source.worksheets:
-        rows = [[_xlsx_input(c.value) for c in line] for line in page.iter_rows()]
-        _grid_rows(rows, f"sheet {page.title}")
+        # Rows are read as a full grid from A1, so its size is checked before any cell is read: one
+        # cell at XFD1048576 in a file of a few kilobytes would otherwise make billions of them.
+        _check_size(page.max_row, page.max_column, page.max_row * page.max_column, f"sheet {page.title}")
         target = _target_sheet(session, actor, found, page.title)
         cells = []
         for r, line in enumerate(page.iter_rows()):

@@ -7,6 +7,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.org.services import get_by_id
 from officegym.errors import Invalid, NotFound
 
 from .access import role_of, visible_to
@@ -20,7 +21,7 @@ def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
         raise Invalid("Name the workbook by its id (a number) or its exact title.")
     found = None
     if isinstance(ref, int) or ref.strip().isdigit():
-        found = session.get(Workbook, int(ref))
+        found = get_by_id(session, Workbook, int(ref))
     else:
         matches = list(session.scalars(select(Workbook).where(visible_to(actor),
                                                               func.lower(Workbook.title) == ref.strip().lower())
@@ -34,10 +35,13 @@ def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
     return found
 
 
-def resolve_sheet(session: Session, workbook: Workbook, name: str | None) -> Sheet:
-    """A sheet of the workbook by name (case-insensitive); None means the first sheet."""
+def resolve_sheet(session: Session, workbook: Workbook, name: str | None, required: bool = False) -> Sheet:
+    """A sheet of the workbook by name (case-insensitive); None or blank means the first sheet, unless
+    the name is `required` (renaming, moving and deleting name their sheet)."""
     sheets = list(session.scalars(select(Sheet).where(Sheet.workbook_id == workbook.id).order_by(Sheet.position)))
     if name is None or (isinstance(name, str) and not name.strip()):
+        if required:
+            raise Invalid(f"Name the sheet. Sheets of '{workbook.title}': {', '.join(s.name for s in sheets)}.")
         return sheets[0]
     if not isinstance(name, str):
         raise Invalid("A sheet is named by text, such as 'Sheet1'.")

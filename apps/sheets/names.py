@@ -17,13 +17,14 @@ from officegym.values import choice, text
 from .access import require_editor
 from .book import cell_value, recalculate_all
 from .cells import MAX_READ, clip
-from .formula.a1 import BadReference, col_index, parse_area
+from .formula.a1 import col_index, parse_area
 from .formula.criteria import matcher
 from .formula.values import compare
 from .lookups import resolve_range, resolve_sheet, resolve_workbook
 from .models import Cell, FilterView, NamedRange, Sheet
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]{0,59}$")
+_CELL_LIKE = re.compile(r"^[A-Za-z]{1,3}[0-9]+$")
 OPERATORS = ("=", "!=", ">", ">=", "<", "<=", "contains", "not contains", "empty", "not empty")
 
 
@@ -32,12 +33,9 @@ def check_range_name(name) -> str:
     if not isinstance(name, str) or not _NAME.match(name.strip()):
         raise Invalid(f"A range name starts with a letter and holds letters, digits, _ or . (60 at most); got {name!r}.")
     name = name.strip()
-    try:
-        parse_area(name)
-        looks_like_cell = True
-    except BadReference:
-        looks_like_cell = False
-    if looks_like_cell or name.upper() in ("TRUE", "FALSE"):
+    # Formulas read letters then digits as a cell even past the sheet's edge (ZZZ1 is a bad cell there,
+    # not a name), so such a name could never be used.
+    if _CELL_LIKE.match(name) or name.upper() in ("TRUE", "FALSE"):
         raise Invalid(f"{name!r} reads as a cell or value in formulas; pick another name.")
     return name
 

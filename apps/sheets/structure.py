@@ -157,7 +157,6 @@ def sort_range(session: Session, actor: Person, workbook, ref: str, keys: list, 
                 return -result if descending else result
         return a - b
     sorted_rows = sorted(range(top, area.bottom + 1), key=cmp_to_key(by_keys))
-    names = {s.id: s.name for s in sheets_of(session, found)}
     kept = [r for r in rows if (r["row"], r["col"]) not in inside or r["sheet_id"] != sheet.id]
     for new_row, old_row in zip(range(top, area.bottom + 1), sorted_rows):
         for col in range(area.left, area.right + 1):

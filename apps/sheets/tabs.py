@@ -70,7 +70,7 @@ def rename_sheet(session: Session, actor: Person, workbook, sheet: str, new_name
     """Rename a sheet; formulas that name it follow."""
     found = resolve_workbook(session, actor, workbook)
     require_editor(session, actor, found)
-    target = resolve_sheet(session, found, sheet)
+    target = resolve_sheet(session, found, sheet, required=True)
     new_name = check_sheet_name(new_name)
     if new_name == target.name:
         raise Conflict(f"The sheet is already named '{new_name}'.")
@@ -90,7 +90,7 @@ def delete_sheet(session: Session, actor: Person, workbook, sheet: str) -> str:
     """Delete a sheet and its cells; formulas elsewhere that read it show #REF!. Returns its name."""
     found = resolve_workbook(session, actor, workbook)
     require_editor(session, actor, found)
-    target = resolve_sheet(session, found, sheet)
+    target = resolve_sheet(session, found, sheet, required=True)
     sheets = sheets_of(session, found)
     if len(sheets) == 1:
         raise Conflict("A workbook keeps at least one sheet; add another before deleting this one.")
@@ -114,7 +114,7 @@ def move_sheet(session: Session, actor: Person, workbook, sheet: str, position: 
     """Move a sheet to a 1-based tab position."""
     found = resolve_workbook(session, actor, workbook)
     require_editor(session, actor, found)
-    target = resolve_sheet(session, found, sheet)
+    target = resolve_sheet(session, found, sheet, required=True)
     sheets = sheets_of(session, found)
     index = whole(position, "Position", 1, len(sheets)) - 1
     order = [s for s in sheets if s is not target]

@@ -1,10 +1,11 @@
 """Helpers of the sheets UI tests: a small sales workbook made through the services, readers of the
-grid page, and readers of stored cells."""
+grid page, readers of stored cells, and `Sheets`, a Chromium page that fills the grid's forms."""
 
 from __future__ import annotations
 
 import html
 import re
+from urllib.parse import urlencode
 
 from sqlalchemy import select
 
@@ -17,17 +18,33 @@ DEALS = [["Region", "Rep", "Amount"], ["EMEA", "Ann", 120], ["APAC", "Bob", 80],
 _CELL = re.compile(r'data-testid="cell" data-ref="([A-Z]+\d+)" data-raw="([^"]*)" class="([^"]*)"'
                    r'(?: title="([^"]*)")?><a [^>]*><span class="visually-hidden">[^<]*</span>'
                    r'<span class="v">(.*?)</span></a>')
+CELLS = """() => Object.fromEntries([...document.querySelectorAll('td[data-testid=cell]')]
+                   .map(td => [td.dataset.ref, td.querySelector('.v').textContent]))"""
 
 
 def make_book(browser, title: str = "Pipeline", sheets: list[str] | None = None, rows=DEALS,
-              owner: Person | None = None) -> int:
-    """A workbook (first sheet Deals unless told) holding `rows` from A1; returns its id."""
+              owner: Person | None = None, cells: dict[str, str] | None = None) -> int:
+    """A workbook (first sheet Deals unless told) holding `rows` from A1, then `cells` ({ref: input});
+    returns its id."""
     with browser.db() as db:
         actor = db.get(Person, owner.id) if owner is not None else browser.episode.actor(db)
         book = services.create_workbook(db, actor, title, sheets or ["Deals", "Notes"])
         if rows:
             services.write_range(db, actor, book.id, "A1", rows)
+        if cells:
+            services.write_cells(db, actor, book.id, [{"cell": ref, "value": raw} for ref, raw in cells.items()])
         return book.id
+
+
+def make_viewed_book(browser) -> tuple[int, str]:
+    """The sales workbook with a filter view EMEA (Region = EMEA) and a range named Amounts (C2:C6),
+    and the handle of a plain member to share it with."""
+    wb = make_book(browser)
+    with browser.db() as db:
+        me = browser.episode.actor(db)
+        services.create_filter_view(db, me, wb, "EMEA", "Deals!A1:C6", [{"column": "A", "op": "=", "value": "EMEA"}])
+        services.define_named_range(db, me, wb, "Amounts", "Deals!C2:C6")
+        return wb, member(db, me.id).handle
 
 
 def grid(response) -> dict[str, dict]:
@@ -84,3 +101,55 @@ def member(db, *not_ids: int) -> Person:
     """A plain member of the company (not one of `not_ids`)."""
     return db.scalars(select(Person).where(Person.role == "member", Person.id.not_in(not_ids or (0,)))
                       .order_by(Person.id)).first()
+
+
+class Sheets:
+    """A Chromium page on the sheets app of the test's episode."""
+
+    def __init__(self, page, root: str):
+        self.page, self.root = page, root
+
+    def open(self, path: str = "", **query) -> "Sheets":
+        """Go to a sheets page (`w/7`, `w/7/names`, ...) with query arguments."""
+        self.page.goto(f"{self.root}/sheets/{path}" + (f"?{urlencode(query)}" if query else ""))
+        return self
+
+    def cells(self) -> dict[str, str]:
+        """What each cell of the grid shows, by reference."""
+        return self.page.evaluate(CELLS)
+
+    def column(self, letter: str, first: int, last: int) -> list[str]:
+        """What the grid shows in a column from one row to another."""
+        shown = self.cells()
+        return [shown[f"{letter}{n}"] for n in range(first, last + 1)]
+
+    def rows(self) -> list[int]:
+        """The row numbers the grid shows."""
+        return [int(n) for n in self.page.locator('[data-testid="grid-row"]').evaluate_all(
+            "rows => rows.map(r => r.dataset.row)")]
+
+    def tabs(self) -> list[str]:
+        """The sheet tabs, in order."""
+        return self.page.get_by_test_id("sheet-tab").all_inner_texts()
+
+    def form(self, tool: str, testid: str, fields: dict, press: str | None = None) -> str:
+        """Open a toolbar disclosure, fill a form by its labels and submit it; returns the flash."""
+        details = self.page.get_by_test_id(f"tool-{tool}")
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        return self.fill(testid, fields, press)
+
+    def fill(self, testid: str, fields: dict, press: str | None = None) -> str:
+        """Fill a form on the page by its labels (checkboxes take booleans, selects an option's
+        label), press its submit button (or the one named), and return the confirmation shown."""
+        form = self.page.get_by_test_id(testid)
+        for label, wanted in fields.items():
+            field = form.get_by_label(label, exact=True)
+            if isinstance(wanted, bool):
+                field.set_checked(wanted)
+            elif field.evaluate("f => f.tagName") == "SELECT":
+                field.select_option(label=wanted)
+            else:
+                field.fill(wanted)
+        form.get_by_test_id(press or testid.replace("-form", "-submit")).click()
+        return self.page.get_by_test_id("flash-info").inner_text()

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import re
 
-import anyio
 import pytest
-from mcp.client import Client
 from sqlalchemy import select
-from ui_helpers import Browser, error_message, text_of
+from ui_helpers import Browser, call_tools, db_changes, error_message, text_of
 
 from officegym.apps.crm import services
 from officegym.apps.crm.models import Account, Activity, Case, Lead, LineItem, Opportunity
 from officegym.apps.org.models import Department, Person
-from officegym.graders.diff import diff_sqlite
 
 
 def sales_rep(db) -> Person:
@@ -166,12 +163,6 @@ def test_a_form_without_its_csrf_token_is_refused(browser, rep):
 
 # ---------------------------------------------------------------- parity with MCP
 
-def _changes(episode) -> dict:
-    diff = diff_sqlite(episode.start_path, episode.path)
-    return {name: (t.added, t.removed, [(u.key, u.before, u.after) for u in t.updated])
-            for name, t in diff.tables.items()}
-
-
 def test_the_same_actions_through_ui_and_mcp_make_the_same_change(web_app, store):
     ui_episode, mcp_episode = store.create(scale="tiny"), store.create(scale="tiny")
     try:
@@ -198,15 +189,8 @@ def test_the_same_actions_through_ui_and_mcp_make_the_same_change(web_app, store
             response = browser.post(path, form)
             assert response.status_code == 303, error_message(response)
 
-        async def through_mcp():
-            mcp_episode.actor_id = rep.id
-            async with Client(mcp_episode.mcp_server()) as client:
-                for _path, _form, tool, args in steps:
-                    result = await client.call_tool(tool, args)
-                    assert not result.is_error, result.content[0].text
-
-        anyio.run(through_mcp)
-        ui_changes, mcp_changes = _changes(ui_episode), _changes(mcp_episode)
+        call_tools(mcp_episode, rep.id, [(tool, args) for _path, _form, tool, args in steps])
+        ui_changes, mcp_changes = db_changes(ui_episode), db_changes(mcp_episode)
         assert set(ui_changes) >= {"crm_opportunity", "crm_line_item", "crm_activity"}
         assert ui_changes == mcp_changes
     finally:

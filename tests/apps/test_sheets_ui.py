@@ -9,7 +9,8 @@ import re
 
 import openpyxl
 import pytest
-from sheets_ui_helpers import DEALS, field_value, grid, make_book, member, raw, rows_shown, sheet_names, shown, value
+from sheets_ui_helpers import (DEALS, field_value, grid, make_book, make_viewed_book, member, raw, rows_shown,
+                               sheet_names, shown, value)
 from sqlalchemy import select
 from test_ui_structure import PageAudit
 from ui_helpers import error_message, text_of
@@ -57,9 +58,7 @@ def test_create_form_makes_a_workbook_and_opens_it(browser):
 
 
 def test_grid_shows_computed_values_headers_tabs_and_the_selection(browser):
-    wb = make_book(browser)
-    with browser.db() as db:
-        services.write_cells(db, browser.episode.actor(db), wb, [{"cell": "D2", "value": "=C2*2"}])
+    wb = make_book(browser, cells={"D2": "=C2*2"})
     response = browser.get(f"/sheets/w/{wb}", query_string={"cell": "D2"})
     page, cells = text_of(response), grid(response)
     assert response.status_code == 200
@@ -106,9 +105,7 @@ def test_errors_show_their_code_with_the_reason(browser):
 
 
 def test_window_moves_by_rows_and_columns_and_go_to_cell(browser):
-    wb = make_book(browser)
-    with browser.db() as db:
-        services.write_cells(db, browser.episode.actor(db), wb, [{"cell": "Z100", "value": "far away"}])
+    wb = make_book(browser, cells={"Z100": "far away"})
     jumped = browser.get(f"/sheets/w/{wb}", query_string={"cell": "z100"})
     assert rows_shown(jumped) == list(range(81, 121)) and shown(jumped, "Z100") == "far away"
     assert re.findall(r'data-testid="col-header"[^>]*>([A-Z]+)<', text_of(jumped))[0] == "Y"
@@ -216,14 +213,10 @@ def test_workbook_settings_and_delete(browser):
 def shared_as(browser):
     """A workbook of the owner shared with a plain member in a role; the browser then acts as them."""
     def share(role: str) -> int:
-        wb = make_book(browser)
+        wb, someone = make_viewed_book(browser)
         with browser.db() as db:
-            me = browser.episode.actor(db)
-            services.create_filter_view(db, me, wb, "EMEA", "Deals!A1:C6", [{"column": "A", "op": "=", "value": "EMEA"}])
-            services.define_named_range(db, me, wb, "Amounts", "Deals!C2:C6")
-            someone = member(db, me.id)
-            services.share_workbook(db, me, wb, someone.id, role)
-        browser.act_as(someone.handle)
+            services.share_workbook(db, browser.episode.actor(db), wb, f"@{someone}", role)
+        browser.act_as(someone)
         return wb
     return share
 

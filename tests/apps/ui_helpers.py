@@ -109,3 +109,27 @@ def top_message(db: Session, channel_name: str, author_id: int | None = None,
 def count(db: Session, model, *where) -> int:
     """How many rows of `model` match."""
     return db.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def db_changes(episode: Episode) -> dict:
+    """Every change of an episode since its start, table by table, in a comparable form."""
+    from officegym.graders.diff import diff_sqlite
+
+    diff = diff_sqlite(episode.start_path, episode.path)
+    return {name: (t.added, t.removed, [(u.key, u.before, u.after) for u in t.updated])
+            for name, t in diff.tables.items()}
+
+
+def call_tools(episode: Episode, actor_id: int, calls: list[tuple[str, dict]]) -> None:
+    """Make MCP tool calls, in order, as one person through the SDK's in-process client; each must succeed."""
+    import anyio
+    from mcp.client import Client
+
+    async def run():
+        episode.actor_id = actor_id
+        async with Client(episode.mcp_server()) as client:
+            for tool, args in calls:
+                result = await client.call_tool(tool, args)
+                assert not result.is_error, result.content[0].text
+
+    anyio.run(run)

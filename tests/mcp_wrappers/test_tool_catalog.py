@@ -17,15 +17,19 @@ from officegym.apps.crm import services as crm_services
 from officegym.apps.crm.models import Account, Case, Lead, Opportunity
 from officegym.apps.org import services as org_services
 from officegym.apps.org.models import Department, Person, Team
+from officegym.apps.sheets import services as sheets_services
 from officegym.apps.tickets import services as tickets_services
 from officegym.apps.tickets.models import Group as TicketGroup
 from officegym.db import Base
 from officegym.mcp_wrappers.server import catalog
 from officegym.worlds import content_hash
 
-NAME = re.compile(r"^(chat|org|crm|tickets)_[a-z]+_[a-z_]+$")
-READ_VERBS = {"list", "get", "search"}
-DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin", "unlink", "unwatch"}
+NAME = re.compile(r"^(chat|org|crm|tickets|sheets)_[a-z]+_[a-z_]+$")
+# Sheets adds reads (read a range, export a copy, apply a saved filter to see its rows) and edits that
+# overwrite or drop data (clear a range, import over a sheet, unshare).
+READ_VERBS = {"list", "get", "search", "read", "export", "apply"}
+DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin", "unlink", "unwatch", "unshare", "clear",
+                     "import"}
 # Public service functions with an operation's signature that are lookups other code builds on.
 HELPERS = {
     chat_services: {"resolve_channel", "resolve_message",
@@ -38,6 +42,9 @@ HELPERS = {
     # Reads that tickets_get_project (components), tickets_get_group (members) and tickets_get_ticket
     # (transitions, watchers, SLA clocks) show as parts of one record.
     tickets_services: {"list_components", "group_members", "available_transitions", "list_watchers", "get_sla"},
+    # sheets_get_workbook shows a workbook's role, sheets, shares and named ranges as parts of one record;
+    # sheets_export_xlsx returns the file as base64 (export_xlsx gives the raw bytes to the UI's download).
+    sheets_services: {"my_role", "list_sheets", "list_shares", "list_named_ranges", "export_xlsx"},
 }
 MODELS = {mapper.class_.__name__ for mapper in Base.registry.mappers}
 
@@ -108,7 +115,8 @@ def operations(module) -> set[str]:
 
 
 @pytest.mark.parametrize("app, module", [("chat", chat_services), ("org", org_services), ("crm", crm_services),
-                                         ("tickets", tickets_services)], ids=["chat", "org", "crm", "tickets"])
+                                         ("tickets", tickets_services), ("sheets", sheets_services)],
+                         ids=["chat", "org", "crm", "tickets", "sheets"])
 def test_one_tool_per_service_operation(app, module):
     ops = operations(module)
     called = {}
@@ -156,6 +164,22 @@ def tickets_reads(agent) -> dict:
     }
 
 
+def sheets_reads(agent) -> dict:
+    """Arguments for every read-only sheets tool, on a workbook with a filter view made for the test."""
+    with agent.episode.session("setup") as s:
+        owner = s.scalar(select(Person).where(Person.role == "owner"))
+        book = sheets_services.create_workbook(s, owner, "Zz Reads", ["Data"]).id
+        sheets_services.write_cells(s, owner, book, [{"cell": "A1", "value": "Name"}, {"cell": "A2", "value": "x"},
+                                                     {"cell": "B1", "value": "=LEN(A2)"}])
+        sheets_services.create_filter_view(s, owner, book, "All", "A1:B2", [])
+    return {
+        "sheets_list_workbooks": {}, "sheets_get_workbook": {"workbook": book},
+        "sheets_list_revisions": {"workbook": book}, "sheets_read_range": {"workbook": book, "range": "A1:B2"},
+        "sheets_list_filter_views": {"workbook": book}, "sheets_apply_filter_view": {"workbook": book, "name": "All"},
+        "sheets_export_csv": {"workbook": book}, "sheets_export_xlsx": {"workbook": book},
+    }
+
+
 def test_read_only_tools_change_nothing(agent):
     with agent.episode.session() as s:
         message = s.scalars(select(Message.id).join(Message.channel).where(
@@ -172,7 +196,7 @@ def test_read_only_tools_change_nothing(agent):
         "org_search_people": {}, "org_get_person": {"person": person}, "org_list_direct_reports": {"person": person},
         "org_list_departments": {}, "org_get_department": {"department": department}, "org_list_teams": {},
         "org_get_team": {"team": team},
-        **crm_reads(agent), **tickets_reads(agent),
+        **crm_reads(agent), **tickets_reads(agent), **sheets_reads(agent),
     }
     assert set(args) == {t.name for t in catalog() if t.annotations.read_only_hint}
     before = content_hash(agent.episode.engine)

@@ -13,19 +13,6 @@ from officegym.apps.crm.models import DiscountApproval, Opportunity
 from officegym.runner import AGENTS
 
 
-@pytest.fixture
-def task_episode(store):
-    made = []
-
-    def create(task_id: str, instance: int = 0):
-        episode = store.create(task_id, instance, scale="small", seed=0)
-        made.append(episode)
-        return episode
-    yield create
-    for episode in made:
-        store.delete(episode.id)
-
-
 def _win(session, actor, deal_id: int, amount: float | None = None):
     deal = session.get(Opportunity, deal_id)
     if amount is not None:

@@ -23,6 +23,13 @@ def test_at_least_twelve_tickets_templates_and_four_cross_app_ones():
     assert len(cross) >= 4 and all(len(t.apps) >= 2 for t in cross)
 
 
+def test_at_least_twelve_sheets_templates_and_four_cross_app_ones():
+    sheets = match_tasks("sheets.*")
+    assert len(sheets) >= 12 and {t.difficulty for t in sheets} == {1, 2, 3}
+    cross = [t for t in match_tasks("x.*") if "sheets" in t.apps]
+    assert len(cross) >= 4 and all(len(t.apps) >= 2 for t in cross)
+
+
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_twenty_distinct_instances(store, template):
     world = store.world("small", 0)

@@ -118,6 +118,8 @@ def parse_number(text: str) -> float | None:
         number = float(cleaned)
     except ValueError:
         return None
+    if not math.isfinite(number):  # 1e999 overflows: a spreadsheet keeps such input as text
+        return None
     number = -number if negative else number
     return number / 100 if percent else number
 
