@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.apps.sheets.book import cell_value, read_book
 from officegym.apps.sheets.formula.a1 import cell_text, col_name, parse_area
-from officegym.apps.sheets.formula.parser import read_input
 from officegym.apps.sheets.models import Cell, Share, Sheet, Workbook
 from officegym.graders.checks import Allow, CheckResult, check, nothing_else_changed
 
@@ -91,7 +90,7 @@ def close(value, expected: float, tolerance: float = 0.005) -> bool:
 
 def money(amount: float) -> str:
     """$12,400 or $12,400.50 for instructions."""
-    return f"${amount:,.2f}".replace(".00", "") if amount != int(amount) else f"${amount:,.0f}"
+    return f"${amount:,.0f}" if amount == int(amount) else f"${amount:,.2f}"
 
 
 def allow_edits(session: Session, workbook_id: int, editable: set[int], where=None,
@@ -148,11 +147,6 @@ def formula_check(session: Session, workbook_id: int, sheet: Sheet, row: int, co
     return check(f"{ref} ({what}) is a formula that follows its inputs", close(got, expected),
                  f"with {', '.join(f'{k} = {v!r}' for k, v in inputs.items())} it computes {got!r}, not "
                  f"{expected:g}", weight)
-
-
-def typed(value) -> str:
-    """What to type for a number so that the sheet reads it back as that number."""
-    return repr(read_input(repr(value)).value)
 
 
 # ---------------------------------------------------------------- templates
