@@ -7,12 +7,14 @@ Episode ids are unguessable tokens and are never reused, even after deletion.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import inspect
 import json
 import re
 import secrets
 import shutil
+import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -97,13 +99,18 @@ class Episode:
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
 
+@functools.lru_cache(maxsize=None)
+def _source_digest(module_name: str) -> str:
+    """A digest of a loaded module's source (read once per process)."""
+    module = sys.modules.get(module_name)
+    return hashlib.sha256(inspect.getsource(module).encode()).hexdigest() if module else ""
+
+
 def setup_fingerprint(inst: "TaskInstance") -> str:
     """A short digest of what a task's setup writes: the instance drawn and the source of the module
     defining the setup, so that a start file built by older task code is never reused."""
-    module = inspect.getmodule(inst.setup)
-    source = inspect.getsource(module) if module else ""
     drawn = repr((inst.actor_id, inst.instruction, sorted(inst.params.items(), key=lambda kv: kv[0])))
-    return hashlib.sha256((drawn + source).encode()).hexdigest()[:12]
+    return hashlib.sha256((drawn + _source_digest(inst.setup.__module__)).encode()).hexdigest()[:12]
 
 
 class EpisodeStore:

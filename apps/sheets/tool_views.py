@@ -40,36 +40,32 @@ def sort(wb: int):
     return done(wb, f"Sorted {count} row(s).", form("sheet"))
 
 
+def _insert_or_delete(wb: int, noun: str, insert, delete):
+    """Insert empty rows/columns before the one named in the form's `noun` field, or delete them from it
+    (`action` insert or delete), and confirm."""
+    action, count, at = form("action"), form("count").strip() or "1", form(noun).strip()
+    with ui() as (db, actor):
+        if action == "insert":
+            first = insert(db, actor, wb, _sheet(), at, count)
+            message = f"Inserted {count} {noun}(s) at {noun} {first}."
+        elif action == "delete":
+            deleted = delete(db, actor, wb, _sheet(), at, count)
+            message = f"Deleted {deleted} {noun}(s) from {noun} {at.upper()}."
+        else:
+            raise Invalid(f"Choose to insert or delete {noun}s.")
+    return done(wb, message, form("sheet"))
+
+
 @bp.post("/w/<int:wb>/rows")
 def rows(wb: int):
     """Insert empty rows before a row, or delete rows from a row (`action` insert or delete)."""
-    action, count = form("action"), form("count").strip() or "1"
-    with ui() as (db, actor):
-        if action == "insert":
-            first = services.insert_rows(db, actor, wb, _sheet(), form("row").strip(), count)
-            message = f"Inserted {count} row(s) at row {first}."
-        elif action == "delete":
-            deleted = services.delete_rows(db, actor, wb, _sheet(), form("row").strip(), count)
-            message = f"Deleted {deleted} row(s) from row {form('row').strip()}."
-        else:
-            raise Invalid("Choose to insert or delete rows.")
-    return done(wb, message, form("sheet"))
+    return _insert_or_delete(wb, "row", services.insert_rows, services.delete_rows)
 
 
 @bp.post("/w/<int:wb>/columns")
 def columns(wb: int):
     """Insert empty columns before a column, or delete columns from one (`action` insert or delete)."""
-    action, count = form("action"), form("count").strip() or "1"
-    with ui() as (db, actor):
-        if action == "insert":
-            first = services.insert_columns(db, actor, wb, _sheet(), form("column").strip(), count)
-            message = f"Inserted {count} column(s) at column {first}."
-        elif action == "delete":
-            deleted = services.delete_columns(db, actor, wb, _sheet(), form("column").strip(), count)
-            message = f"Deleted {deleted} column(s) from column {form('column').strip().upper()}."
-        else:
-            raise Invalid("Choose to insert or delete columns.")
-    return done(wb, message, form("sheet"))
+    return _insert_or_delete(wb, "column", services.insert_columns, services.delete_columns)
 
 
 @bp.post("/w/<int:wb>/find-replace")

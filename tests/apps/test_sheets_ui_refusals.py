@@ -9,8 +9,7 @@ import io
 import openpyxl
 import pytest
 from sheets_ui_helpers import make_viewed_book, member
-from test_tickets_ui_refusals import assert_refused
-from ui_helpers import error_message, text_of
+from ui_helpers import assert_refused, error_message, text_of
 
 from officegym.apps.sheets import services
 

@@ -5,7 +5,6 @@ the services. The cell forms and the other pages are in test_sheets_ui.py."""
 from __future__ import annotations
 
 import io
-import shutil
 import threading
 
 import openpyxl
@@ -17,8 +16,6 @@ from officegym.apps.sheets import services
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -30,17 +27,6 @@ def served(web_app):
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    """One headless Debian Chromium for the module."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

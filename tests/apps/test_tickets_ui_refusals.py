@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import select
-from ui_helpers import error_message, text_of
+from ui_helpers import assert_refused, text_of
 
 from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets.models import GroupMember, Project, Sprint, Ticket, Watcher
@@ -112,16 +112,6 @@ def test_a_refused_form_says_why_and_changes_nothing(browser, names, what, path,
 def test_a_form_refused_to_someone_who_does_not_work_it(browser, names, what, path, form, status, message):
     browser.act_as(names["plain"])
     assert_refused(browser, names, path, form, status, message)
-
-
-def assert_refused(browser, names, path, form, status, message):
-    """Post the form filled with the named records; it is refused with the message and nothing changes."""
-    filled = {k: v.format(**names) for k, v in form.items()}
-    before = browser.state()
-    response = browser.post(path.format(**names), filled)
-    assert response.status_code == status, error_message(response)
-    assert message in error_message(response)
-    assert browser.state() == before
 
 
 def test_every_kind_of_tickets_form_has_a_refusal_case(web_app):

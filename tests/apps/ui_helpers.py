@@ -133,3 +133,13 @@ def call_tools(episode: Episode, actor_id: int, calls: list[tuple[str, dict]]) -
                 assert not result.is_error, result.content[0].text
 
     anyio.run(run)
+
+
+def assert_refused(browser: "Browser", names: dict, path: str, form: dict, status: int, message: str) -> None:
+    """Post the form filled with the named records; it is refused with the message and nothing changes."""
+    filled = {k: v.format(**names) for k, v in form.items()}
+    before = browser.state()
+    response = browser.post(path.format(**names), filled)
+    assert response.status_code == status, error_message(response)
+    assert message in error_message(response)
+    assert browser.state() == before

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
-
 import httpx
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-extensions", "--no-first-run"]
-
 
 @pytest.fixture(scope="module")
-def browser():
-    """One headless Chromium per test module."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def browser(chromium):
+    """The module's headless Chromium (tests/conftest.py launches it)."""
+    return chromium
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ software project), never taken from the seeded tickets."""
 from __future__ import annotations
 
 import pytest
+from scene_helpers import scene_worlds
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person
@@ -55,19 +56,7 @@ def build(session) -> dict[str, str]:
 @pytest.fixture
 def world(store, agent):
     """A factory of fresh tiny episodes acting as one of `roles`, with the scene in place."""
-    made = []
-
-    def make(who: str):
-        with agent.episode.session() as s:
-            handle = roles(s)[who].handle
-        made.append(store.create(scale="tiny", seed=0, actor=handle))
-        with made[-1].session("setup") as s:
-            scene = build(s)
-        return type(agent)(made[-1]), scene
-
-    yield make
-    for episode in made:
-        store.delete(episode.id)
+    yield from scene_worlds(store, agent, roles, build)
 
 
 def ticket_row(actor, key: str) -> Ticket:
