@@ -1,11 +1,11 @@
 # The README's commands. Each one installs what it needs: a virtualenv with the package and,
-# for browser tests, Debian's chromium.
+# for browser tests, Debian's chromium, and for the PostgreSQL tests, a running PostgreSQL.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install chromium clean
+.PHONY: run test bench install chromium postgres clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,10 +21,14 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
+# The PostgreSQL backend's tests need the server on 127.0.0.1:5432: started (or installed) if down.
+postgres:
+	@scripts/ensure-postgres
+
 run: $(STAMP)
 	$(BIN)/officegym serve
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium postgres
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -1,18 +1,15 @@
 """Sheets benchmarks: recalculation of a 2,000-formula workbook after one input change (through
 the service, database included, and in memory), range read and write; and on the seeded sales
 forecast, a small read through the service, the grid page of its Pipeline sheet, and the MCP tools
-sheets_read_range and sheets_write_cells timed server-side (as benchmarks.__main__ times the others)."""
+sheets_read_range and sheets_write_cells timed server-side (as benchmarks.tools times the others)."""
 
 from __future__ import annotations
-
-import time
 
 import anyio
 from sqlalchemy import select
 
-from officegym.episodes import EpisodeStore
-
-from .timing import Figure, measure
+from .queries import count_queries, recording
+from .timing import Bench, Figure, measure, measure_async, percentiles
 
 ROWS = 1000
 
@@ -27,12 +24,12 @@ def _formula_book(session, actor) -> int:
     return workbook
 
 
-def bench_sheets(store: EpisodeStore, scale: str) -> list[Figure]:
+def bench_sheets(bench: Bench) -> list[Figure]:
     """Recalculation after one change (mid-sheet and at the top), range read and write."""
     from officegym.apps.sheets import services
     from officegym.apps.sheets.book import load_book
 
-    episode = store.create(scale=scale)
+    episode = bench.store.create(scale=bench.scale)
     figures = []
     with episode.session() as session:
         actor = episode.actor(session)
@@ -43,8 +40,8 @@ def bench_sheets(store: EpisodeStore, scale: str) -> list[Figure]:
             def change(cell=cell):
                 services.write_cells(session, actor, workbook, [{"cell": f"Data!{cell}", "value": next(counter) % 97}])
                 session.flush()
-            figures.append(measure(f"sheets recalc after 1 change, {cell}, service + db ({scale})", change, 40,
-                                   target="p50 <= 50 ms", note=reached))
+            figures.append(measure(f"sheets recalc after 1 change, {cell}, service + db", change, bench.runs(40),
+                                   target=bench.target("p50 <= 50 ms"), note=reached))
         session.rollback()
         found = services.get_workbook(session, actor, workbook)
         book = load_book(session, found)
@@ -53,84 +50,85 @@ def bench_sheets(store: EpisodeStore, scale: str) -> list[Figure]:
         def in_memory():
             book.put(key, "x", None, float(next(counter) % 97))
             book.recalculate([key])
-        figures.append(measure(f"sheets recalc after 1 change, engine only ({scale})", in_memory, 40,
+        figures.append(measure("sheets recalc after 1 change, engine only", in_memory, bench.runs(40),
                                note="502 formulas, no database"))
-        figures.append(measure(f"sheets load 2,000-formula workbook into the engine ({scale})",
-                               lambda: load_book(session, found), 40))
-        figures.append(measure(f"sheets read range 200x4, service ({scale})",
-                               lambda: services.read_range(session, actor, workbook, "Data!A1:D200"), 100,
-                               target="p50 <= 3 ms"))
+        figures.append(measure("sheets load 2,000-formula workbook into the engine",
+                               lambda: load_book(session, found), bench.runs(40)))
+        figures.append(measure("sheets read range 200x4, service",
+                               lambda: services.read_range(session, actor, workbook, "Data!A1:D200"), bench.runs(100),
+                               target=bench.target("p50 <= 3 ms")))
 
         def write():
             services.write_range(session, actor, workbook, "Data!F1",
                                  [[next(counter), "text", 1.5, "=F1*2"] for _ in range(100)])
             session.flush()
-        figures.append(measure(f"sheets write range 100x4, service ({scale})", write, 40, note="400 cells"))
-    store.delete(episode.id)
-    return figures + bench_seeded_forecast(store, scale)
+        figures.append(measure("sheets write range 100x4, service", write, bench.runs(40), note="400 cells"))
+    bench.store.delete(episode.id)
+    return figures + bench_seeded_forecast(bench)
 
 
 FORECAST = "Sales Forecast"  # part of the seeded forecast's title (FY<year> Sales Forecast)
 SMALL_RANGE = "Pipeline!A1:D20"
 
 
-def _forecast_owner(store: EpisodeStore, scale: str) -> str:
+def _forecast_owner(bench: Bench) -> str:
     """The handle of the seeded forecast's owner (the head of Sales), who may read and write it."""
     from officegym.apps.org.models import Person
     from officegym.apps.sheets.models import Workbook
-    from officegym.db import make_sessionmaker, sqlite_engine
 
-    with make_sessionmaker(sqlite_engine(str(store.world(scale).path), readonly=True))() as session:
-        return session.scalar(select(Person.handle).join(Workbook, Workbook.owner_id == Person.id)
-                              .where(Workbook.title.contains(FORECAST)))
+    episode = bench.store.create(scale=bench.scale)
+    with episode.session() as session:
+        handle = session.scalar(select(Person.handle).join(Workbook, Workbook.owner_id == Person.id)
+                                .where(Workbook.title.contains(FORECAST)))
+    bench.store.delete(episode.id)
+    return handle
 
 
-async def _server_figure(server, name: str, args, scale: str, note: str = "", runs: int = 100,
-                         warmup: int = 20) -> Figure:
-    """An MCP tool called in process, timed from the server's side as in benchmarks.__main__:
+async def _server_figure(episode, name: str, args, bench: Bench, note: str = "") -> Figure:
+    """An MCP tool called in process, timed from the server's side as in benchmarks.tools:
     `server.call_tool` (argument validation, service, result), no client; `args` may be a callable
     giving fresh arguments per call."""
-    samples = []
-    for _ in range(warmup + runs):
-        payload = args() if callable(args) else args
-        start = time.perf_counter()
-        result = await server.call_tool(name, payload)
-        samples.append((time.perf_counter() - start) * 1000)
-        assert not result.is_error, result
-    samples = sorted(samples[warmup:])
-    return Figure(f"MCP {name}, server ({scale})", runs, samples[runs // 2], samples[int(0.95 * (runs - 1))],
-                  "p50 <= 3 ms", note)
+    server = episode.mcp_server()
+    samples = await measure_async(lambda: server.call_tool(name, args() if callable(args) else args), bench.runs(100))
+    p50, p95 = percentiles(samples)
+    with recording(episode.engine) as statements:
+        await server.call_tool(name, args() if callable(args) else args)
+    return Figure(f"MCP {name}, server", len(samples), p50, p95, bench.target("p50 <= 3 ms"), note, kind="tool",
+                  queries=len(statements))
 
 
-def bench_seeded_forecast(store: EpisodeStore, scale: str) -> list[Figure]:
+def bench_seeded_forecast(bench: Bench) -> list[Figure]:
     """On the seeded FY sales forecast, as its owner: read A1:D20 of the Pipeline through the service,
     load the Pipeline's grid page through the Flask test client, and call sheets_read_range and
     sheets_write_cells (an amount on the Pipeline, which the Summary's totals depend on) over MCP."""
     from officegym.apps.sheets import services
     from officegym.web import create_app
 
-    episode = store.create(scale=scale, actor=_forecast_owner(store, scale))
+    store = bench.store
+    episode = store.create(scale=bench.scale, actor=_forecast_owner(bench))
     with episode.session() as session:
         actor = episode.actor(session)
         book = services.list_workbooks(session, actor, FORECAST).items[0].id
-        figures = [measure(f"sheets read range A1:D20, service ({scale})",
-                           lambda: services.read_range(session, actor, book, SMALL_RANGE), 200,
-                           target="p50 <= 3 ms", note="seeded forecast, Pipeline")]
+        figures = [measure("sheets read range A1:D20, service",
+                           lambda: services.read_range(session, actor, book, SMALL_RANGE), bench.runs(200),
+                           target=bench.target("p50 <= 3 ms"), note="seeded forecast, Pipeline")]
     client = create_app(store).test_client()
     url = f"/e/{episode.id}/sheets/w/{book}?sheet=Pipeline"
 
     def page():
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
-    figures.append(measure(f"UI sheets grid page, forecast Pipeline ({scale})", page, 100,
-                           target="p50 <= 30 ms", note="40 rows x 12 columns"))
-    server, amounts = episode.mcp_server(), iter(range(10**9))
+    figure = measure("UI sheets grid page, forecast Pipeline", page, bench.runs(100),
+                     target=bench.target("p50 <= 30 ms"), note="40 rows x 12 columns", kind="page")
+    figure.queries = count_queries(episode.engine, page)
+    figures.append(figure)
+    amounts = iter(range(10**9))
 
     async def tools() -> list[Figure]:
-        read = await _server_figure(server, "sheets_read_range", {"workbook": book, "range": SMALL_RANGE}, scale,
+        read = await _server_figure(episode, "sheets_read_range", {"workbook": book, "range": SMALL_RANGE}, bench,
                                     "seeded forecast, Pipeline")
-        write = await _server_figure(server, "sheets_write_cells", lambda: {
-            "workbook": book, "cells": [{"cell": "Pipeline!E2", "value": 100_000 + next(amounts) % 997}]}, scale,
+        write = await _server_figure(episode, "sheets_write_cells", lambda: {
+            "workbook": book, "cells": [{"cell": "Pipeline!E2", "value": 100_000 + next(amounts) % 997}]}, bench,
             "1 amount; weighted, quarter and stage totals recalculated")
         return [read, write]
 

@@ -2,7 +2,8 @@
 
 Rows are matched by primary key; bookkeeping (the journal, the clock, answers, and columns marked
 `info={"bookkeeping": True}` such as read markers) never counts as a change. On SQLite the
-comparison runs inside the database engine (`EXCEPT` against the attached start file).
+comparison runs inside the database engine (`EXCEPT` against the attached start file); on
+PostgreSQL only the rows the episode's change log names are compared with the start file.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import Table
+from sqlalchemy import Table, select, text, tuple_
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
+from sqlalchemy.engine import Engine
 
 from officegym.db import Base, BOOKKEEPING_TABLES
 from officegym.registry import import_models
 
 IGNORED_TABLES = BOOKKEEPING_TABLES | {"og_answer"}
+_SQLITE = sqlite_dialect()
 
 
 @dataclass
@@ -108,7 +112,11 @@ def _diff_table(conn: sqlite3.Connection, table: Table) -> TableDiff:
         sql = f'SELECT {quoted} FROM {first}."{table.name}" EXCEPT SELECT {quoted} FROM {second}."{table.name}"'
         return {tuple(r[i] for i in pk): dict(zip(columns, r)) for r in conn.execute(sql)}
 
-    after, before = rows("main", "start"), rows("start", "main")
+    return _table_diff(rows("main", "start"), rows("start", "main"))
+
+
+def _table_diff(after: dict[tuple, dict], before: dict[tuple, dict]) -> TableDiff:
+    """Rows only in `after` are added, only in `before` removed, in both (and different) updated."""
     result = TableDiff()
     for key in sorted(after, key=repr):
         if key in before:
@@ -117,3 +125,54 @@ def _diff_table(conn: sqlite3.Connection, table: Table) -> TableDiff:
             result.added.append(after[key])
     result.removed = [before[k] for k in sorted(before, key=repr) if k not in after]
     return result
+
+
+def diff_logged(start_path: Path, final: Engine) -> Diff:
+    """Compare a PostgreSQL episode with its SQLite start file, row by row for the keys its change
+    log names. Final values are put in SQLite's stored form, so both backends give the same diff."""
+    import_models()
+    with final.connect() as conn:
+        logged: dict[str, set[tuple]] = {}
+        for name, key in conn.execute(text("SELECT tbl, pk FROM og_change ORDER BY seq")):
+            logged.setdefault(name, set()).add(tuple(key))
+        start = sqlite3.connect(f"file:{start_path}?mode=ro", uri=True)
+        try:
+            tables = {}
+            for table in Base.metadata.sorted_tables:
+                if table.name in logged and table.name not in IGNORED_TABLES:
+                    found = _diff_keys(table, sorted(logged[table.name], key=repr), conn, start)
+                    if found:
+                        tables[table.name] = found
+            return Diff(tables)
+        finally:
+            start.close()
+
+
+def _diff_keys(table: Table, keys: list[tuple], final, start: sqlite3.Connection) -> TableDiff:
+    columns = compared_columns(table)
+    pk_names = [c.name for c in table.primary_key.columns]
+    pk = [columns.index(n) for n in pk_names]
+    stored = [_sqlite_form(table.c[name]) for name in columns]
+    after: dict[tuple, dict] = {}
+    before: dict[tuple, dict] = {}
+    quoted = ", ".join(f'"{c}"' for c in columns)  # names come from our own metadata, not input
+    match = " AND ".join(f'"{n}" = ?' for n in pk_names)
+    for chunk in range(0, len(keys), 500):
+        part = keys[chunk:chunk + 500]
+        query = select(*(table.c[n] for n in columns)).where(tuple_(*(table.c[n] for n in pk_names)).in_(part))
+        for row in final.execute(query):
+            values = [convert(v) if convert and v is not None else v for convert, v in zip(stored, row)]
+            after[tuple(values[i] for i in pk)] = dict(zip(columns, values))
+    for key in keys:
+        row = start.execute(f'SELECT {quoted} FROM "{table.name}" WHERE {match}', key).fetchone()
+        if row is not None:
+            before[tuple(row[i] for i in pk)] = dict(zip(columns, row))
+    for key in set(after) & set(before):
+        if after[key] == before[key]:
+            del after[key], before[key]
+    return _table_diff(after, before)
+
+
+def _sqlite_form(column):
+    """How SQLite stores a column's Python value (ISO text for times, 0/1, JSON text), or None."""
+    return column.type.dialect_impl(_SQLITE).bind_processor(_SQLITE)

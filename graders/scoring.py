@@ -12,7 +12,6 @@ from officegym.answers import last_answer
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 
 from .checks import CheckResult, GradeContext
-from .diff import diff_sqlite
 
 
 @dataclass
@@ -53,7 +52,7 @@ def grade_episode(episode) -> GradeResult:
     start_engine = sqlite_engine(str(episode.start_path), readonly=True)
     try:
         with transaction(make_sessionmaker(start_engine), "api") as start, episode.session("api") as final:
-            ctx = GradeContext(start=start, final=final, diff=diff_sqlite(episode.start_path, episode.path),
+            ctx = GradeContext(start=start, final=final, diff=episode.diff(),
                                answer=last_answer(final), actor_id=episode.actor_id)
             checks = template.check(ctx, episode.task)
             final.rollback()  # graders only read

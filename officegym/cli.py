@@ -1,8 +1,9 @@
-"""The `officegym` command: serve, mcp, run, build, tasks."""
+"""The `officegym` command: serve, mcp, run, build, prune, tasks."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from officegym.config import load_settings
@@ -21,19 +22,22 @@ def cmd_serve(args) -> int:
     from officegym.episodes import EpisodeStore
     from officegym.server import build_app
 
-    settings = load_settings(host=args.host, port=args.port)
+    settings = load_settings(host=args.host, port=args.port, database_url=args.database_url)
     store = EpisodeStore(settings)
     world = store.world(args.scale, args.seed, progress=_progress)
     default = store.create(scale=args.scale, seed=args.seed, actor=args.actor)
     shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
-    base_url = args.public_url or f"http://{shown_host}:{settings.port}"
+    base_url = args.public_url or os.environ.get("OFFICEGYM_PUBLIC_URL") or f"http://{shown_host}:{settings.port}"
     app = build_app(store, settings, base_url, args.scale, args.seed)
     print(f"officegym: world {world.key} (content hash {world.content_hash[:12]})")
     print(f"  UI   (open in a browser): {base_url}/e/{default.id}/")
     print(f"  MCP  (streamable HTTP):   {base_url}/e/{default.id}/mcp")
     print(f"  control API: {base_url}/api/  (Authorization: Bearer {settings.admin_token})")
     sys.stdout.flush()
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    try:
+        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    finally:
+        store.close()  # delete the episodes still live: their files, or their PostgreSQL databases
     return 0
 
 
@@ -41,7 +45,7 @@ def cmd_mcp(args) -> int:
     """Serve one episode's MCP tools over stdio."""
     from officegym.episodes import EpisodeStore
 
-    store = EpisodeStore(load_settings())
+    store = EpisodeStore(load_settings(database_url=args.database_url))
     episode = store.open(args.episode) if args.episode else store.create(args.task, args.instance, args.scale, args.seed)
     if not args.episode:
         print(f"officegym: episode {episode.id}: {episode.instruction or 'free world'}", file=sys.stderr)
@@ -54,7 +58,10 @@ def cmd_run(args) -> int:
     from officegym.episodes import EpisodeStore
     from officegym.runner import print_results, run
 
-    store = EpisodeStore(load_settings())
+    if args.parallel < 1:
+        print("officegym run: --parallel must be at least 1", file=sys.stderr)
+        return 2
+    store = EpisodeStore(load_settings(database_url=args.database_url))
     try:
         results = print_results(run(store, args.agent, args.tasks, args.instances, args.scale, args.seed,
                                     args.parallel), args.json)
@@ -67,11 +74,34 @@ def cmd_run(args) -> int:
 
 
 def cmd_build(args) -> int:
-    """Build (or find cached) a world and print its key and content hash."""
-    from officegym.worlds import ensure_world
+    """Build (or find cached) a world and print its key and content hash; with a PostgreSQL
+    database URL, also load it into its template database."""
+    from officegym.episodes import EpisodeStore
 
-    world = ensure_world(args.scale, args.seed, load_settings(), _progress)
-    print(f"{world.key} {world.content_hash} {world.path}")
+    store = EpisodeStore(load_settings(database_url=args.database_url))
+    world = store.world(args.scale, args.seed, progress=_progress)
+    where = str(world.path)
+    if store.backend.name == "postgresql":
+        where += " " + store.backend.world_template(world)
+    print(f"{world.key} {world.content_hash} {where}")
+    return 0
+
+
+def cmd_prune(args) -> int:
+    """Drop PostgreSQL databases left behind: episodes without a record in this machine's
+    episodes folder, half-built templates and, with --stale-worlds, worlds of older code."""
+    from officegym.episodes import EpisodeStore
+    from officegym.worlds import code_fingerprint
+
+    settings = load_settings(database_url=args.database_url)
+    store = EpisodeStore(settings)
+    if store.backend.name != "postgresql":
+        print("officegym prune: only PostgreSQL keeps databases; SQLite episodes are files in "
+              f"{settings.episodes_dir}", file=sys.stderr)
+        return 2
+    keep = {path.stem for path in settings.episodes_dir.glob("*.json")}
+    for name in store.backend.prune(keep, code_fingerprint() if args.stale_worlds else None):
+        print(f"dropped {name}")
     return 0
 
 
@@ -92,6 +122,12 @@ def parser() -> argparse.ArgumentParser:
     def world_args(p):
         p.add_argument("--scale", default="small", help="world scale: tiny, small, medium, large")
         p.add_argument("--seed", type=int, default=0, help="world seed")
+        database_arg(p)
+
+    def database_arg(p):
+        p.add_argument("--database-url", default=None,
+                       help="'sqlite' (default) or postgresql://user@host:port/database "
+                            "(default: $OFFICEGYM_DATABASE_URL)")
 
     serve = sub.add_parser("serve", help=cmd_serve.__doc__)
     world_args(serve)
@@ -113,13 +149,18 @@ def parser() -> argparse.ArgumentParser:
     runp.add_argument("--agent", choices=("oracle", "null", "spam"), required=True)
     runp.add_argument("--tasks", default="*", help="glob of task ids, e.g. 'chat.*'")
     runp.add_argument("--instances", type=int, default=3, help="instances per task")
-    runp.add_argument("--parallel", type=int, default=1, help="episodes run at once")
+    runp.add_argument("--parallel", type=int, default=1, help="episodes run at once (threads)")
     runp.add_argument("--json", action="store_true", help="one JSON object per episode")
     runp.set_defaults(fn=cmd_run)
 
     build = sub.add_parser("build", help=cmd_build.__doc__)
     world_args(build)
     build.set_defaults(fn=cmd_build)
+
+    prune = sub.add_parser("prune", help=cmd_prune.__doc__)
+    database_arg(prune)
+    prune.add_argument("--stale-worlds", action="store_true", help="also drop worlds built by older code")
+    prune.set_defaults(fn=cmd_prune)
 
     tasks = sub.add_parser("tasks", help=cmd_tasks.__doc__)
     tasks.add_argument("--tasks", default="*")
@@ -129,8 +170,14 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `officegym` script."""
+    from officegym.errors import OfficeError
+
     args = parser().parse_args(argv)
-    return args.fn(args)
+    try:
+        return args.fn(args)
+    except OfficeError as error:  # bad settings or arguments: one line, not a traceback
+        print(f"officegym {args.command}: {error.message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

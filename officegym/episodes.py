@@ -1,6 +1,7 @@
 """Episodes: isolated copies of a world plus a task's setup, each with its own database.
 
-Reset = copy a cached start file (world + the task instance's setup, built once) to a new file.
+Reset = copy a cached start state (world + the task instance's setup, built once): a SQLite file
+copied to a new file, or on PostgreSQL `CREATE DATABASE ... TEMPLATE` (see backends.py).
 Episode ids are unguessable tokens and are never reused, even after deletion.
 """
 
@@ -24,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.backends import EpisodeDatabase, backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.errors import Invalid, NotFound
@@ -39,15 +41,15 @@ EPISODE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 class Episode:
     """One live episode: its database, its actor and, for task episodes, the task instance."""
 
-    def __init__(self, episode_id: str, world: World, path: Path, start_path: Path,
+    def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start_path: Path,
                  task: "TaskInstance | None", actor_id: int):
         self.id = episode_id
         self.world = world
-        self.path = path
+        self.database = database
         self.start_path = start_path
         self.task = task
         self.actor_id = actor_id
-        self.engine = sqlite_engine(str(path))
+        self.engine = database.engine
         self._factory = make_sessionmaker(self.engine)
         self._mcp_server = None
 
@@ -85,18 +87,25 @@ class Episode:
             self._mcp_server = build_server(self)
         return self._mcp_server
 
+    @property
+    def path(self) -> Path | None:
+        """The episode's SQLite file (None on PostgreSQL)."""
+        return getattr(self.database, "path", None)
+
+    def diff(self):
+        """What the episode changed since its start state, table by table."""
+        return self.database.diff(self.start_path)
+
     def grade(self):
         """Score the episode's current state against its task."""
         from officegym.graders.scoring import grade_episode
 
         return grade_episode(self)
 
-    def close(self) -> None:
-        """Release the database and remove its files."""
-        self.engine.dispose()
-        self.path.with_suffix(".json").unlink(missing_ok=True)
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+    def close(self, meta_path: Path) -> None:
+        """Release and delete the database and its record."""
+        meta_path.unlink(missing_ok=True)
+        self.database.drop()
 
 
 @functools.lru_cache(maxsize=None)
@@ -119,6 +128,7 @@ class EpisodeStore:
     def __init__(self, settings: Settings | None = None):
         self.settings = settings or load_settings()
         self.settings.episodes_dir.mkdir(parents=True, exist_ok=True)
+        self.backend = backend_for(self.settings)
         self._episodes: dict[str, Episode] = {}
         self._retired: set[str] = set()
         self._worlds: dict[tuple[str, int], World] = {}
@@ -180,15 +190,21 @@ class EpisodeStore:
         with self._lock:
             episode_id = self._new_id()
             self._episodes[episode_id] = None  # type: ignore[assignment]  # reserve the id
-        path = self.settings.episodes_dir / f"{episode_id}.sqlite"
-        shutil.copyfile(start, path)
-        episode = Episode(episode_id, world, path, start, inst, inst.actor_id if inst else 0)
+        try:
+            database = self.backend.create(world, inst, start, episode_id)
+        except BaseException:
+            with self._lock:
+                self._episodes.pop(episode_id, None)
+                self._retired.add(episode_id)
+            raise
+        episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0)
         if inst is None:
             with episode.session("setup") as session:
                 episode.actor_id = _default_actor(session, actor)
-        # Recorded beside the database so that another process (`officegym mcp --episode`) can open it.
-        path.with_suffix(".json").write_text(json.dumps({
-            "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id}))
+        # Recorded in the episodes folder so that another process (`officegym mcp --episode`) can open it.
+        self._meta_path(episode_id).write_text(json.dumps({
+            "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id,
+            "backend": self.backend.name}))
         with self._lock:
             self._episodes[episode_id] = episode
         return episode
@@ -206,13 +222,16 @@ class EpisodeStore:
             return self._episodes[episode_id]
         if not EPISODE_ID.match(episode_id or ""):
             raise Invalid("An episode id is 8-64 letters, digits, '-' or '_'.")
-        meta_path = self.settings.episodes_dir / f"{episode_id}.json"
+        meta_path = self._meta_path(episode_id)
         if not meta_path.exists():
             raise NotFound(f"No episode {episode_id} in {self.settings.episodes_dir}.")
         meta = json.loads(meta_path.read_text())
+        if meta.get("backend", "sqlite") != self.backend.name:
+            raise Invalid(f"Episode {episode_id} lives on {meta.get('backend', 'sqlite')}, not {self.backend.name}: "
+                          "set OFFICEGYM_DATABASE_URL as the process that created it did.")
         world = self.world(meta["scale"], meta["seed"])
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
-        episode = Episode(episode_id, world, meta_path.with_suffix(".sqlite"), self._start_file(world, inst), inst,
+        episode = Episode(episode_id, world, self.backend.reopen(episode_id), self._start_file(world, inst), inst,
                           meta["actor_id"])
         with self._lock:
             self._episodes[episode_id] = episode
@@ -225,7 +244,10 @@ class EpisodeStore:
             if episode is None:
                 raise NotFound("No such episode (it may have been deleted).")
             self._retired.add(episode_id)
-        episode.close()
+        episode.close(self._meta_path(episode_id))
+
+    def _meta_path(self, episode_id: str) -> Path:
+        return self.settings.episodes_dir / f"{episode_id}.json"
 
     def live(self) -> list[Episode]:
         """Every live episode."""
@@ -235,6 +257,7 @@ class EpisodeStore:
         """Delete every live episode."""
         for episode in self.live():
             self.delete(episode.id)
+        self.backend.close()
 
 
 def _default_actor(session: Session, handle: str | None) -> int:

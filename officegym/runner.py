@@ -69,8 +69,14 @@ AGENTS: dict[str, Callable[[Episode], None]] = {"oracle": oracle_agent, "null": 
 
 
 def run_one(store: EpisodeStore, agent: str, task_id: str, instance: int, scale: str, seed: int) -> dict:
-    """One episode: create, play, grade, delete. Returns the grade as a dict."""
-    episode = store.create(task_id, instance, scale, seed)
+    """One episode: create, play, grade, delete. Returns the grade as a dict; an instance that
+    cannot be drawn or set up is reported as an error, and the run goes on."""
+    try:
+        episode = store.create(task_id, instance, scale, seed)
+    except Exception as error:
+        return {"task_id": task_id, "episode": None, "status": "error", "success": None, "score": None,
+                "checks": [], "error": f"could not create the episode: {type(error).__name__}: {error}",
+                "instance": instance}
     try:
         try:
             AGENTS[agent](episode)

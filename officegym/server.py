@@ -3,6 +3,7 @@
 - `/e/<id>/...`       the Flask UI (through a WSGI bridge)
 - `/e/<id>/mcp`       that episode's MCP server over streamable HTTP
 - `/api/...`          the control API, behind the admin token (agents never get it)
+- `/healthz`          liveness for container health checks, without a token
 """
 
 from __future__ import annotations
@@ -153,6 +154,16 @@ def control_routes(store: EpisodeStore, settings: Settings, host: McpHost, base_
             Route("/api/tasks", guarded(list_tasks), methods=["GET"])]
 
 
+def health_route(store: EpisodeStore) -> Route:
+    """`GET /healthz` for container health checks: open to anyone, so it says only that the process
+    serves and how many episodes are live."""
+
+    async def health(request: Request):
+        return JSONResponse({"status": "ok", "episodes": len(store.live())})
+
+    return Route("/healthz", health, methods=["GET"])
+
+
 def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str = "small", seed: int = 0):
     """The whole server as one ASGI app."""
     from officegym.web import create_app
@@ -160,7 +171,7 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
     host = McpHost(store, settings.host)
     flask_app = create_app(store)
     ui = WSGIMiddleware(flask_app, workers=8)
-    api = Starlette(routes=control_routes(store, settings, host, base_url, scale, seed))
+    api = Starlette(routes=[*control_routes(store, settings, host, base_url, scale, seed), health_route(store)])
 
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":
@@ -170,7 +181,7 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
         match = MCP_PATH.match(path)
         if match:
             await host(scope, receive, send, match.group(1))
-        elif path.startswith("/api/"):
+        elif path.startswith("/api/") or path == "/healthz":
             await api(scope, receive, send)
         else:
             await ui(scope, receive, send)

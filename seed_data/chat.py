@@ -4,22 +4,23 @@ person's unread state. Text comes from seed_data.vocab through seed_data.chat_te
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from random import Random
 
-from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from officegym.apps.chat.models import Channel, Membership, Mention, Message, Pin, Reaction
 from officegym.apps.chat.services import mentioned_handles
 
-from . import vocab
+from . import scale_vocab, vocab
+from .bulk import bulk_insert
 from .chat_deals import DealTalk, deals_where
 from .chat_incidents import incident_lines, incidents_where, it_help_lines
 from .chat_text import PLACEHOLDERS, Line, Scene, Where, history_end as end_of_history, render_exchange, render_scene
 from .crm import Crm
-from .org import Org, slugify
+from .org import Org, PersonRec, slugify
 from .tickets import Tickets
 
 __all__ = ["build_chat", "PLACEHOLDERS"]
@@ -74,6 +75,10 @@ def _plan_channels(org: Org, spec, rng: Random) -> tuple[list[ChannelPlan], list
         lead = org.person(team.lead_id)
         ids = sorted(set(team.member_ids) | {head})
         scenes = vocab.TEAM_COMMON + vocab.TEAM.get(slugify(team.dept), [])
+        if spec.chatter:  # a busy company also posts plain status updates
+            scenes = scenes + [{"top": text} for text in scale_vocab.UPDATES]
+        if team.parent is not None:  # a squad's channel also has the lead's own manager
+            ids = sorted(set(ids) | {org.person(team.lead_id).manager_id})
         plans.append(ChannelPlan(f"team-{team.slug}", "public", team.lead_id, max(lead.since, at(10)),
                                  Where(ids, team.dept, team.lead_id, team.lead_id, team=team.name), [(s, None) for s in scenes], 0.7,
                                  f"The {team.name} team: {team.focus}", f"Day-to-day work of the {team.name} team."))
@@ -146,10 +151,35 @@ def _fill_channel(org: Org, plan: ChannelPlan, spec, rng: Random, projects, hist
                 rng.shuffle(deck)
             spec_, default_by = deck.pop()
             when = day.replace(hour=rng.randint(9, 15), minute=rng.randint(0, 59), second=rng.randint(0, 59))
-            plan.lines += render_scene(Scene(org, plan.where, rng, when, projects), spec_, default_by)
+            scene = Scene(org, plan.where, rng, when, projects)
+            lines = render_scene(scene, spec_, default_by)
+            if spec.chatter:
+                _chatter(scene, lines, spec.chatter, end)
+            plan.lines += lines
     if plan.archived:
         when = end.replace(hour=16, minute=rng.randint(0, 59))
         plan.lines += render_scene(Scene(org, plan.where, rng, when, projects), vocab.WRAPUP, "owner")
+
+
+def _chatter(scene: Scene, lines: list[Line], rate: float, end: datetime) -> None:
+    """A busy workspace: colleagues add short replies to a thread (`rate` more on average, now and
+    then many more), never after the channel's last day."""
+    rng = scene.rng
+    count = 0
+    while rng.random() < rate / (1 + rate):
+        count += 1
+    top, when, last = lines[0], max(line.at for line in lines), lines[-1].author_id
+    pool = scale_vocab.CHATTER_ASKED if "?" in top.text else scale_vocab.CHATTER
+    for _ in range(count):
+        when += timedelta(minutes=rng.randint(2, 120), seconds=rng.randint(0, 59))
+        if when > end:
+            break
+        speaker = scene.someone({last})
+        reply = Line(speaker.id, rng.choice(pool), when, reply_to=top)
+        if rng.random() < 0.2:
+            reply.reactions.append((scene.someone({speaker.id}).id, rng.choice(vocab.EMOJI["ack"])))
+        lines.append(reply)
+        last = speaker.id
 
 
 def _welcomes(org: Org, general: ChannelPlan, rng: Random, projects) -> None:
@@ -166,14 +196,24 @@ def _conversations(org: Org, spec, rng: Random, projects, history_end: datetime)
     everyone = Where([p.id for p in org.people])
     days = _working_days(org.window_start, history_end)
     plans: dict[str, ChannelPlan] = {}
+    position = {p.id: i for i, p in enumerate(people)}
+    by_team: dict[str | None, list[int]] = {}
+    for i, p in enumerate(people):
+        by_team.setdefault(p.team, []).append(i)
+
+    def others(first: PersonRec) -> list[PersonRec]:  # everyone else, in directory order
+        i = position[first.id]
+        return people[:i] + people[i + 1:]
+
     for k in range(spec.dms):
         first = rng.choice(people)
         if k % 4 == 3:
-            group = [first, *rng.sample([p for p in people if p.id != first.id], 2)]
+            group = [first, *rng.sample(others(first), 2)]
             templates, kind = vocab.GROUP_DM, "group_dm"
-        else:
-            mates = [p for p in people if p.id != first.id and (p.team == first.team or p.id == first.manager_id)]
-            group = [first, rng.choice(mates or [p for p in people if p.id != first.id])]
+        else:  # teammates and their manager, in directory order
+            near = set(by_team[first.team]) | ({position[first.manager_id]} if first.manager_id in position else set())
+            mates = [people[i] for i in sorted(near) if people[i].id != first.id]
+            group = [first, rng.choice(mates or others(first))]
             templates, kind = vocab.DM, "dm"
         name = "dm-" + "-".join(str(i) for i in sorted(p.id for p in group))
         when = rng.choice(days).replace(hour=rng.randint(9, 17), minute=rng.randint(0, 59), second=rng.randint(0, 59))
@@ -189,15 +229,19 @@ def _conversations(org: Org, spec, rng: Random, projects, history_end: datetime)
 
 
 def build_chat(session: Session, spec, seed: int, org: Org, crm: Crm | None = None,
-               tickets: Tickets | None = None) -> None:
+               tickets: Tickets | None = None, progress=None) -> None:
     """Generate and insert every channel, membership, message, reaction, mention and pin; with a
     `crm`, deal owners also talk about their real deals (see seed_data.chat_deals); with `tickets`,
-    on-call engineers work production incidents in #incidents (see seed_data.chat_incidents)."""
+    on-call engineers work production incidents in #incidents (see seed_data.chat_incidents).
+    `progress(step, fraction)` hears how far it got (0 to 1)."""
+    report = progress or (lambda step, fraction: None)
     rng = Random(f"{seed}:chat")
     history_end = end_of_history(org.now)
     deals_rng = Random(f"{seed}:chat-deals")  # its own stream: #deals does not reshuffle the other channels
     plans, projects = _plan_channels(org, spec, rng)
-    for plan in plans:
+    for k, plan in enumerate(plans):
+        if k % 25 == 0:
+            report(f"chat: channel history {k}/{len(plans)}", 0.5 * k / len(plans))
         _fill_channel(org, plan, spec, deals_rng if plan.name == "deals" else rng, projects, history_end)
     _welcomes(org, plans[0], rng, projects)
     by_name = {plan.name: plan for plan in plans}
@@ -205,8 +249,11 @@ def build_chat(session: Session, spec, seed: int, org: Org, crm: Crm | None = No
         DealTalk(org, crm, by_name, deals_rng, projects, history_end).run()
     if tickets is not None:
         _incident_talk(org, tickets, plans, by_name, Random(f"{seed}:chat-incidents"), history_end)
+    report("chat: direct messages", 0.5)
     plans += _conversations(org, spec, rng, projects, history_end)
+    report("chat: saving messages", 0.75)
     _insert(session, org, plans, rng)
+    report("chat: saved", 1.0)
 
 
 def _incident_talk(org: Org, made: Tickets, plans: list[ChannelPlan], by_name: dict, rng: Random,
@@ -228,7 +275,7 @@ def _insert(session: Session, org: Org, plans: list[ChannelPlan], rng: Random) -
     """Bulk-insert; message ids follow time, as in a real workspace."""
     for i, plan in enumerate(plans, start=1):
         plan.id = i
-    session.execute(insert(Channel), [
+    bulk_insert(session, Channel, [
         {"id": p.id, "name": p.name, "kind": p.kind, "topic": p.topic, "purpose": p.purpose, "is_archived": p.archived,
          "created_by_id": p.creator_id, "created_at": p.created_at} for p in plans])
     timeline = sorted(((line.at, seq, plan, line) for plan in plans for seq, line in enumerate(plan.lines)),
@@ -246,18 +293,18 @@ def _insert(session: Session, org: Org, plans: list[ChannelPlan], rng: Random) -
         if line.pinned:
             pins.append({"channel_id": plan.id, "message_id": mid, "pinned_by_id": line.author_id,
                          "pinned_at": at + timedelta(minutes=2)})
-    memberships, posted_in = [], {plan.id: [] for plan in plans}
-    for message in messages:
+    memberships, posted_in, posted_at = [], {plan.id: [] for plan in plans}, {plan.id: [] for plan in plans}
+    for message in messages:  # in id order, which is time order
         posted_in[message["channel_id"]].append(message["id"])
+        posted_at[message["channel_id"]].append(message["created_at"])
     for plan in plans:
-        posted = posted_in[plan.id]
+        posted, times = posted_in[plan.id], posted_at[plan.id]
         for pid in plan.where.member_ids:
             joined = max(plan.created_at, org.person(pid).since)
-            seen = [m for m in posted if messages[m - 1]["created_at"] >= joined] or [0]
+            seen = posted[bisect_left(times, joined):] or [0]  # what was posted since they joined
             read = seen[-1] if rng.random() < 0.75 else seen[max(0, len(seen) - 1 - rng.randint(1, 6))]
             memberships.append({"channel_id": plan.id, "person_id": pid, "joined_at": joined,
                                 "last_read_message_id": read})
-    session.execute(insert(Membership), memberships)
+    bulk_insert(session, Membership, memberships)
     for table, rows in ((Message, messages), (Reaction, reactions), (Mention, mentions), (Pin, pins)):
-        if rows:
-            session.execute(insert(table), rows)
+        bulk_insert(session, table, rows)

@@ -29,6 +29,7 @@ class DealTalk:
     def __init__(self, org: Org, crm: Crm, plans: dict, rng: Random, projects, end: datetime):
         self.org, self.crm, self.plans, self.rng, self.projects, self.end = org, crm, plans, rng, projects, end
         self.head = org.heads.get("Sales")
+        self._by_team: dict | None = None
 
     def facts(self, deal: DealRec) -> dict[str, str]:
         """The placeholder values of one deal (see crm_vocab.DEAL_TALK)."""
@@ -41,8 +42,13 @@ class DealTalk:
     def team_channel(self, deal: DealRec):
         """The owner's team channel if they are in one, else #deals."""
         owner = self.org.person(deal.owner_id)
-        for plan in self.plans.values():
-            if plan.where.team and plan.where.team == owner.team and owner.id in plan.where.member_ids:
+        if self._by_team is None:  # the first team channel of each team
+            self._by_team = {}
+            for plan in self.plans.values():
+                if plan.where.team:
+                    self._by_team.setdefault(plan.where.team, []).append(plan)
+        for plan in self._by_team.get(owner.team, []):
+            if owner.id in plan.where.member_ids:
                 return plan
         return self.plans["deals"]
 

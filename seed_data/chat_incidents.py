@@ -36,8 +36,9 @@ def incident_lines(org: Org, made: Tickets, rng: Random, end: datetime, members:
         if owner not in members:
             continue
         group = groups[t.group_id].name if t.group_id else "on-call"
+        reported = f" First reported by {t.account_name}." if t.account_name else ""
         top = Line(owner, f":rotating_light: {t.key} · {t.summary}. Impact {t.impact}, urgency {t.urgency}, so "
-                          f"priority {t.priority}. {group} is on it.", _at(t.created_at, rng, 2, 10, end))
+                          f"priority {t.priority}. {group} is on it.{reported}", _at(t.created_at, rng, 2, 10, end))
         thread = [top]
         if t.reporter_id != owner and t.reporter_id in members:
             thread.append(Line(t.reporter_id, "Thanks. Customers are noticing, I'll keep support posted.",

@@ -4,12 +4,14 @@ person, team, project or customer of the generated company."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from random import Random
 
 from . import vocab
 from .org import Org, PersonRec, slugify
+from .roster import Roster
 
 # A line may start with the speaker's role, e.g. "it: ...". Everything else is said by someone
 # plausible in the channel.
@@ -29,6 +31,16 @@ class Where:
     owner_id: int | None = None  # who runs the channel (project owner, creator)
     project: tuple[str, str] | None = None  # (codename, description) of a project channel
     team: str | None = None  # the team of a team channel
+    # Who is in the channel, for quick checks (member_ids never change once a scene has used them)
+    _ids: frozenset[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _roster: Roster | None = field(default=None, init=False, repr=False, compare=False)
+
+    def joined(self, org: Org) -> tuple[frozenset[int], Roster]:
+        """The member ids as a set, and who of them had joined the company by a given time."""
+        if self._ids is None:
+            self._ids = frozenset(self.member_ids)
+            self._roster = Roster(self.member_ids, lambda i: org.person(i).since)
+        return self._ids, self._roster
 
 
 @dataclass
@@ -53,11 +65,20 @@ class Scene:
         self.values: dict[str, str] = {}
         self.people: dict[str, PersonRec] = {}
         self.prev: PersonRec | None = None
+        self._here: list[int] | None = None
 
     # ---- people in roles
     def present(self, exclude: set[int] = frozenset()) -> list[int]:
         """Channel members who had joined by the scene's time, minus `exclude`."""
-        return [i for i in self.where.member_ids if i not in exclude and self.org.person(i).since <= self.at]
+        if self._here is None:  # the scene's time never changes: compute who is there once
+            _ids, roster = self.where.joined(self.org)
+            self._here = roster.at(self.at)
+        return [i for i in self._here if i not in exclude]
+
+    def is_present(self, pid: int) -> bool:
+        """Whether one person is a member who had joined by the scene's time."""
+        ids, _roster = self.where.joined(self.org)
+        return pid in ids and self.org.person(pid).since <= self.at
 
     def someone(self, exclude: set[int] = frozenset()) -> PersonRec:
         """A random present member (falling back to anyone present)."""
@@ -68,7 +89,7 @@ class Scene:
         """The person playing `name` in this scene (asker and partner are set by the scene)."""
         if name not in self.people:
             pid = self._role_id(name)
-            if pid is None or pid not in self.present():
+            if pid is None or not self.is_present(pid):
                 exclude = {p.id for p in self.people.values()}
                 self.people[name] = self.someone(exclude)
             else:
@@ -96,11 +117,12 @@ class Scene:
         return None  # asker and partner are random members
 
     def _specialists(self, name: str) -> list[int]:
-        team = "IT Support" if name == "it" else "Security"
-        ids = [t.member_ids for t in self.org.teams if t.name == team]
+        """IT support people (or security people) in the scene; a team split into squads counts whole."""
+        area = "IT Support" if name == "it" else "Security"
+        ids = [i for t in self.org.teams if t.area == area for i in t.member_ids]
         if not ids and name == "sec":
-            ids = [t.member_ids for t in self.org.teams if t.name == "IT Support"]
-        return [i for i in (ids[0] if ids else []) if i in self.present()]
+            ids = [i for t in self.org.teams if t.area == "IT Support" for i in t.member_ids]
+        return [i for i in ids if self.is_present(i)]
 
     def partner(self) -> PersonRec:
         """The colleague a scene talks to (`@{m1}`)."""
@@ -161,7 +183,8 @@ class Scene:
             "device": lambda: rng.choice(vocab.DEVICES), "city": lambda: rng.choice(sorted(vocab.LOCATIONS)),
             "offsite_city": lambda: rng.choice(OFFSITE_CITIES), "hq": lambda: org.hq,
             "team": lambda: self.where.team or rng.choice(org.teams).name, "candidate": lambda: rng.choice(org.candidates),
-            "role": lambda: rng.choice([p.title for p in org.people if p.rank == "member"] or ["Analyst"]),
+            "role": lambda: rng.choice(org.cached("member titles", lambda: [p.title for p in org.people
+                                                                             if p.rank == "member"]) or ["Analyst"]),
             "work": lambda: self._work(), "work2": lambda: self._work(),
             "blocker": lambda: rng.choice(vocab.BLOCKERS),
         }
@@ -172,7 +195,9 @@ class Scene:
     def _ticket(self, project: str) -> str:
         """A real ticket of the project filed before the scene (a made-up key in a world without one)."""
         filed = self.org.ticket_keys.get(project, [])
-        earlier = [key for at, key in filed if at <= self.at] or [key for _at, key in filed[:1]]
+        times = self.org.cached(("ticket times", project), lambda: [at for at, _key in filed])
+        keys = self.org.cached(("ticket keys", project), lambda: [key for _at, key in filed])
+        earlier = keys[:bisect_right(times, self.at)] or keys[:1]  # filed in time order
         return self.rng.choice(earlier) if earlier else f"{project}-{self.rng.randint(100, 999)}"
 
     def _approver(self) -> PersonRec:

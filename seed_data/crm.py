@@ -21,6 +21,7 @@ from officegym.apps.crm.models import Account, Contact, PriceBook, PriceBookEntr
 
 from . import crm_vocab as cv
 from . import vocab
+from .bulk import bulk_insert
 from .chat_text import history_end as chat_history_end
 from .org import Org, PersonRec, slugify
 
@@ -102,6 +103,7 @@ class Crm:
     deals: list[DealRec]
     products: dict[str, tuple[int, str, int]]  # code -> (id, name, list price in cents)
     history_end: datetime
+    twins: list[tuple[str, str]] = field(default_factory=list)  # (look-alike account, the account it mimics)
 
     def account(self, account_id: int) -> AccountRec:
         """An account by id (ids are 1..N)."""
@@ -121,6 +123,7 @@ class Ctx:
     reps: list[PersonRec]  # who owns accounts and deals
     by_region: dict[str, list[PersonRec]]
     sdrs: list[PersonRec]  # who works leads
+    twins: list[tuple[str, str]] = field(default_factory=list)  # look-alike accounts (see _lookalikes)
 
 
 def business_time(rng: Random, start: datetime, end: datetime) -> datetime:
@@ -141,11 +144,11 @@ def _sales_cast(org: Org, now: datetime) -> tuple[list[PersonRec], dict[str, lis
     sales = [p for p in org.in_dept("Sales") if p.rank in ("lead", "member")]
     settled = [p for p in sales if p.since <= now - timedelta(days=200)] or \
         [p for p in sales if p.since < org.window_start] or sales
-    aes = [p for p in settled if p.team not in ("Sales Development", "Sales Operations")] or settled
+    aes = [p for p in settled if org.area_of(p) not in ("Sales Development", "Sales Operations")] or settled
     by_region: dict[str, list[PersonRec]] = {}
     for p in aes:
-        by_region.setdefault(regions.get(p.team) or "any", []).append(p)
-    sdrs = [p for p in settled if p.team == "Sales Development"] or aes
+        by_region.setdefault(regions.get(org.area_of(p)) or "any", []).append(p)
+    sdrs = [p for p in settled if org.area_of(p) == "Sales Development"] or aes
     head = org.person(org.heads["Sales"]) if "Sales" in org.heads else None
     return (aes or ([head] if head else [org.ceo])), by_region, sdrs
 
@@ -187,6 +190,7 @@ def _accounts(ctx: Ctx) -> list[AccountRec]:
         name = fake.company()
         if name not in names and name not in people:
             names.append(name)
+    twins = _lookalikes(ctx, names, people) if ctx.spec.crm_history else []
     load: dict[int, int] = {}
     head = org.heads.get("Sales")
     head_owned = set(rng.sample(range(top), min(2, max(1, top // 12)))) if head else set()
@@ -215,7 +219,40 @@ def _accounts(ctx: Ctx) -> list[AccountRec]:
         ids[id(rec)] = n
     for rec in recs:
         rec.parent_id = ids[rec.parent_id] if rec.parent_id else None
+    ctx.twins = twins
     return recs
+
+
+LOOKALIKE_SUFFIXES = [" Inc", " LLC", " Ltd", " PLC", " Group", " Holdings", " and Sons"]
+
+
+def _lookalike(name: str, rng: Random) -> str:
+    """A company name that looks like `name`: another legal suffix, other punctuation, or Holdings."""
+    for suffix in LOOKALIKE_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)] + rng.choice([s for s in LOOKALIKE_SUFFIXES if s != suffix])
+    if ", " in name:
+        return name.replace(", ", " ", 1).replace(" and ", " & ")
+    if "-" in name:
+        return name.replace("-", " ") + rng.choice([" Group", " Partners"])
+    return name + rng.choice([" Holdings", " International", " Group"])
+
+
+def _lookalikes(ctx: Ctx, names: list[str], people: set[str]) -> list[tuple[str, str]]:
+    """Turn about one account in 25 (never one chat already names) into a look-alike of another,
+    so that finding an account or a deal by name needs care. Returns (look-alike, original) pairs."""
+    rng, free = ctx.rng, list(range(len(ctx.org.customers), len(names)))
+    twins: list[tuple[str, str]] = []
+    for _ in range(len(names) // 25):
+        if not free:
+            break
+        original = names[rng.randrange(len(ctx.org.customers))]  # a name chat talks about
+        twin = _lookalike(original, rng)
+        if twin in names or twin in people or any(original in pair for pair in twins):
+            continue
+        names[free.pop(rng.randrange(len(free)))] = twin
+        twins.append((twin, original))
+    return twins
 
 
 def _contacts(ctx: Ctx, accounts: list[AccountRec]) -> list[dict]:
@@ -268,18 +305,17 @@ def build_crm(session: Session, spec, seed: int, org: Org) -> Crm:
     ctx = Ctx(org, spec, rng, fake, now, chat_history_end(now), reps, by_region, sdrs)
     products = _catalog(session)
     accounts = _accounts(ctx)
-    session.execute(insert(Account), [
+    bulk_insert(session, Account, [
         {"id": a.id, "name": a.name, "industry": a.industry, "size": a.size, "region": a.region,
          "website": f"https://www.{a.domain}" + (f"/{slugify(a.name.rsplit(' - ', 1)[1])}" if a.parent_id else ""),
          "phone": _phone(rng, a.region), "owner_id": a.owner_id, "parent_id": a.parent_id,
          "created_at": a.created_at} for a in accounts])
     contacts = _contacts(ctx, accounts)
-    crm = Crm(accounts, [], products, ctx.end)
+    crm = Crm(accounts, [], products, ctx.end, ctx.twins)
     crm.deals = build_deals(ctx, crm)
     records = build_records(ctx, crm, contacts)  # converted leads re-date the contacts they became
-    session.execute(insert(Contact), contacts)
+    bulk_insert(session, Contact, contacts)
     insert_deals(session, crm)
     for table, rows in records:  # in foreign-key order: leads and cases point at the rows above
-        if rows:
-            session.execute(insert(table), rows)
+        bulk_insert(session, table, rows)
     return crm

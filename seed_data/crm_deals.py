@@ -13,6 +13,7 @@ from officegym.apps.crm.models import (LOSS_REASONS, OPEN_STAGES, STAGE_PROBABIL
                                        Opportunity)
 
 from . import crm_vocab as cv
+from .bulk import bulk_insert
 from .crm import AccountRec, ApprovalRec, Crm, Ctx, DealRec, LineRec, _weighted, business_time
 
 OUTCOMES = {"Closed Won": 27, "Closed Lost": 15, "Prospecting": 10, "Qualification": 15, "Proposal": 17,
@@ -159,6 +160,26 @@ def _approvals(ctx: Ctx, deals: list[DealRec]) -> None:
                                           "Too deep for a one-year term; 20% is the most." if decided else ""))
 
 
+def _twin_deals(crm: Crm, deals: list[DealRec]) -> None:
+    """A look-alike account's first deal is about the same thing as its original's first deal, with
+    the same products (amounts then differ by a seat or so, as every amount is unique)."""
+    first: dict[str, DealRec] = {}
+    for deal in deals:
+        first.setdefault(deal.account.name, deal)
+    for twin, original in crm.twins:
+        copy, model = first.get(twin), first.get(original)
+        if copy is None or model is None or copy.account.parent_id or model.account.parent_id:
+            continue
+        name = f"{twin} - {model.name[len(original) + 3:]}"
+        if any(d.name == name for d in deals if d.account is copy.account):
+            continue
+        copy.name = name
+        copy.type, copy.product = model.type, model.product
+        if model.lines and copy.stage not in ("Prospecting",):
+            copy.lines = [LineRec(line.code, line.quantity, line.unit_price_cents, line.discount_bp)
+                          for line in model.lines]
+
+
 def _closing_soon(ctx: Ctx, deals: list[DealRec]) -> None:
     """At least a third of the open deals (and three) close this quarter: forecast questions need them."""
     start, end = ctx.now.date() - timedelta(days=3), quarter_end(ctx.now)
@@ -185,6 +206,8 @@ def build_deals(ctx: Ctx, crm: Crm) -> list[DealRec]:
             outcome = outcomes.pop()
             recent_wins += outcome == "Closed Won"
             deals.append(_deal(ctx, crm, acc, kind, purposes, outcome, outcome == "Closed Won" and recent_wins <= 2))
+    if ctx.twins:
+        _twin_deals(crm, deals)
     _closing_soon(ctx, deals)
     _approvals(ctx, deals)
     used: set[int] = set()
@@ -213,7 +236,7 @@ def deal_history(crm: Crm) -> list[dict]:
 
 def insert_deals(session: Session, crm: Crm) -> None:
     """Bulk-insert opportunities, their line items and discount approvals."""
-    session.execute(insert(Opportunity), [
+    bulk_insert(session, Opportunity, [
         {"id": d.id, "name": d.name, "account_id": d.account.id, "owner_id": d.owner_id, "type": d.type,
          "stage": d.stage, "amount_cents": d.amount_cents, "close_date": d.close_date,
          "probability": STAGE_PROBABILITY[d.stage], "next_step": d.next_step, "competitor": d.competitor,
@@ -232,8 +255,7 @@ def insert_deals(session: Session, crm: Crm) -> None:
                               "reason": a.reason, "status": a.status, "requested_by_id": d.owner_id,
                               "approver_id": a.approver_id, "requested_at": a.requested_at,
                               "decided_at": a.decided_at, "decision_note": a.note})
-    if items:
-        session.execute(insert(LineItem), items)
+    bulk_insert(session, LineItem, items)
     approvals.sort(key=lambda a: (a["requested_at"], a["opportunity_id"]))
     if approvals:
         session.execute(insert(DiscountApproval), [dict(a, id=n) for n, a in enumerate(approvals, start=1)])

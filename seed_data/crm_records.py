@@ -132,28 +132,32 @@ def _activities(ctx: Ctx, crm: Crm, contacts: list[dict], leads: list[dict], cas
         person = contacts[acc.contact_ids[0] - 1]["first_name"] if acc.contact_ids else "the champion"
         stop = d.closed_at or ctx.end
         count = rng.randint(2, 5) if d.closed_at is None else rng.randint(1, 2)
+        if ctx.spec.crm_history:  # a touch every week or two over the deal's life
+            count = max(count, min(30, (stop - d.created_at).days // rng.randint(6, 12)))
         for k in range(count):
             rows.append(_activity(ctx, "opportunity", d.id, d.owner_id, d.created_at, stop,
                                   subject(pools, person, acc.name, d.product), open_task=d.closed_at is None and k == 0))
+    more = ctx.spec.crm_history  # a long history: every record keeps a trail of activities
     for acc in crm.accounts:
-        if rng.random() < 0.3:
+        for _ in range(rng.randint(1, 5) if more else int(rng.random() < 0.3)):
             rows.append(_activity(ctx, "account", acc.id, acc.owner_id, acc.created_at, ctx.end,
                                   subject(pools, "their team", acc.name)))
     for c in contacts:
-        if rng.random() < 0.15:
+        for _ in range(rng.randint(1, 3) if more and rng.random() < 0.5 else int(not more and rng.random() < 0.15)):
             rows.append(_activity(ctx, "contact", c["id"], c["owner_id"], c["created_at"], ctx.end,
                                   subject(cv.ACTIVITY_SUBJECTS["call"], c["first_name"], crm.account(c["account_id"]).name)))
     for lead in leads:
         if lead["status"] in ("Working", "Qualified", "Converted"):
             stop = lead["converted_at"] or ctx.end
-            for _ in range(rng.randint(1, 2)):
+            for _ in range(rng.randint(1, 4 if more else 2)):
                 rows.append(_activity(ctx, "lead", lead["id"], lead["owner_id"], lead["created_at"], stop,
                                       subject(cv.LEAD_SUBJECTS, lead["first_name"], lead["company"])))
     for case in cases:
         if case["status"] != "New":
             first = contacts[case["contact_id"] - 1]["first_name"] if case["contact_id"] else "the customer"
-            rows.append(_activity(ctx, "case", case["id"], case["owner_id"], case["created_at"],
-                                  case["closed_at"] or ctx.end, subject(cv.CASE_ACTIVITY, first, "")))
+            for _ in range(rng.randint(1, 4) if more else 1):
+                rows.append(_activity(ctx, "case", case["id"], case["owner_id"], case["created_at"],
+                                      case["closed_at"] or ctx.end, subject(cv.CASE_ACTIVITY, first, "")))
     rows.sort(key=lambda r: (r["created_at"], r["record_type"], r["record_id"]))
     return [dict(r, id=n) for n, r in enumerate(rows, start=1)]
 
@@ -172,6 +176,10 @@ def build_records(ctx: Ctx, crm: Crm, contacts: list[dict]) -> list[tuple[type, 
     accounts = [{"id": a.id, "owner_id": a.owner_id, "created_at": a.created_at} for a in crm.accounts]
     history = (_created("account", accounts) + _created("contact", contacts) + _created("lead", leads)
                + _created("case", cases) + deal_history(crm))
+    if ctx.spec.crm_history:
+        from .crm_story import field_history
+
+        history += field_history(ctx, crm, leads, cases)
     history.sort(key=lambda r: (r["changed_at"], r["record_type"], r["record_id"]))
     return [(Lead, leads), (Case, cases), (Activity, activities),
             (FieldChange, [dict(r, id=n) for n, r in enumerate(history, start=1)])]

@@ -15,7 +15,8 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Department, Person, Team
 
-from . import vocab
+from . import scale_vocab, vocab
+from .bulk import bulk_insert
 
 
 @dataclass
@@ -51,6 +52,12 @@ class TeamRec:
     titles: list[str]
     lead_id: int = 0
     member_ids: list[int] = field(default_factory=list)
+    area: str = ""  # the vocabulary team it belongs to: its own name, or the area a squad was split from
+    region: str | None = None  # the sales region its people cover (na, emea, apac), if any
+    parent: "TeamRec | None" = None  # a squad's lead reports to the lead of this team (else to the head)
+
+    def __post_init__(self) -> None:
+        self.area = self.area or self.name
 
 
 @dataclass
@@ -72,6 +79,14 @@ class Org:
     new_hires: list[int]
     # project key -> (filed at, ticket key) of the seeded tickets, for chat to mention real ones
     ticket_keys: dict[str, list[tuple[datetime, str]]] = field(default_factory=dict)
+    _areas: dict[str, str] | None = field(default=None, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def cached(self, key, compute):
+        """A value computed once per world (the generators ask for some lists again and again)."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
     @property
     def ceo(self) -> PersonRec:
@@ -89,6 +104,15 @@ class Org:
     def team(self, name: str) -> TeamRec:
         """A team by name."""
         return next(t for t in self.teams if t.name == name)
+
+    def area_of(self, person: PersonRec) -> str | None:
+        """The vocabulary team (area) a person works in: their team's name, or the area their squad
+        was split from in a company big enough for squads."""
+        if person.team is None:
+            return None
+        if self._areas is None:
+            self._areas = {t.name: t.area for t in self.teams}
+        return self._areas[person.team]
 
 
 def slugify(text: str) -> str:
@@ -123,6 +147,9 @@ def _slots(spec, rng: Random) -> tuple[list[dict], list[TeamRec]]:
         name = dept["name"]
         slots.append({"rank": "ceo" if name == "Executive" else "head", "dept": name, "team": None, "title": dept["head"]})
         staff = counts[name] - 1
+        if spec.squads:
+            _squad_slots(spec, dept, staff, rng, slots, teams)
+            continue
         n_teams = max(1, min(len(dept["teams"]), spec.max_teams, round(staff / spec.team_size)))
         for i, info in enumerate(dept["teams"][:n_teams]):
             size = staff // n_teams + (1 if i < staff % n_teams else 0)
@@ -134,6 +161,77 @@ def _slots(spec, rng: Random) -> tuple[list[dict], list[TeamRec]]:
                 slots.append({"rank": "member", "dept": name, "team": team, "title": info["titles"][level],
                               "region": info.get("region")})
     return slots, teams
+
+
+def _squad_name(area: dict, dept: str, k: int, taken: set[str]) -> str:
+    """The k-th squad of an area: the area's own name first, then "<area> <qualifier>"."""
+    if k == 0:
+        return area["name"]
+    qualifiers = scale_vocab.SQUADS_BY_AREA.get(area["name"]) or scale_vocab.SQUADS_BY_DEPARTMENT.get(dept, [])
+    for qualifier in qualifiers[k - 1:]:
+        name = f"{area['name']} {qualifier}"
+        if name not in taken:
+            return name
+    n = k
+    while f"{area['name']} Pod {n}" in taken:
+        n += 1
+    return f"{area['name']} Pod {n}"
+
+
+def _squad_slots(spec, dept: dict, staff: int, rng: Random, slots: list[dict], teams: list[TeamRec]) -> None:
+    """A department of a big company: teams of about `team_size` people, spread over the department's
+    areas (its vocabulary teams, first ones first). Within an area, the first squad keeps the area's
+    name and its lead manages the leads of the next squads, who manage the next ones (a tree with
+    SQUAD_FANOUT branches), so the org chart is deep rather than wide."""
+    name = dept["name"]
+    n_teams = max(1, round(staff / spec.team_size))
+    areas = dept["teams"][:max(1, min(len(dept["teams"]), spec.max_teams, n_teams))]
+    per_area = [n_teams // len(areas) + (1 if i < n_teams % len(areas) else 0) for i in range(len(areas))]
+    taken = {t.name for t in teams}
+    k_team = 0
+    for info, count in zip(areas, per_area):
+        squads: list[TeamRec] = []
+        for k in range(count):
+            squad = _squad_name(info, name, k, taken)
+            taken.add(squad)
+            parent = squads[(k - 1) // scale_vocab.SQUAD_FANOUT] if k else None
+            focus = info["focus"] if k == 0 else f"{info['focus']} ({squad[len(info['name']) + 1:]})"
+            team = TeamRec(0, squad, slugify(squad), name, focus, info["titles"], area=info["name"],
+                           region=info.get("region"), parent=parent)
+            squads.append(team)
+            teams.append(team)
+            size = max(1, staff // n_teams + (1 if k_team < staff % n_teams else 0))
+            k_team += 1
+            lead_title = info["lead"] if k == 0 else f"{scale_vocab.SQUAD_LEADS.get(name, 'Team Lead')}, {squad}"
+            slots.append({"rank": "lead", "dept": name, "team": team, "title": lead_title, "region": info.get("region")})
+            for _ in range(size - 1):
+                level = min(len(info["titles"]) - 1, int(rng.random() ** 1.6 * len(info["titles"])))
+                slots.append({"rank": "member", "dept": name, "team": team, "title": info["titles"][level],
+                              "region": info.get("region")})
+
+
+def _namesakes(slots: list[dict], rng: Random, count: int) -> None:
+    """Near-duplicate names for a big directory: every other pair is an exact namesake in another
+    department, the rest a spelling variant ("Jon Smith" and "John Smith"). The CEO keeps their name."""
+    people = [i for i, s in enumerate(slots) if s["rank"] != "ceo"]
+    for k in range(count):
+        a = rng.choice(people)
+        first, last = slots[a]["name"]
+        if k % 2 == 0:
+            twin = (first, last)
+        elif first in scale_vocab.FIRST_VARIANTS:
+            twin = (scale_vocab.FIRST_VARIANTS[first], last)
+        elif last in scale_vocab.LAST_VARIANTS:
+            twin = (first, scale_vocab.LAST_VARIANTS[last])
+        else:
+            variants = [i for i in people if slots[i]["name"][0] in scale_vocab.FIRST_VARIANTS]
+            if not variants:
+                continue
+            a = rng.choice(variants)
+            first, last = slots[a]["name"]
+            twin = (scale_vocab.FIRST_VARIANTS[first], last)
+        others = [i for i in people if slots[i]["dept"] != slots[a]["dept"]] or [i for i in people if i != a]
+        slots[rng.choice(others)]["name"] = twin
 
 
 def _names(fake: Faker, rng: Random, n: int) -> list[tuple[str, str]]:
@@ -200,6 +298,8 @@ def build_org(session: Session, spec, seed: int, now: datetime) -> Org:
         days = 0 if rank == "ceo" else rng.randint(20, history // 3 if rank == "head" else history - 10)
         slot["since"] = (founded + timedelta(days=days)).replace(hour=9)
         slot["name"] = names[i]
+    if spec.namesakes:
+        _namesakes(slots, rng, spec.namesakes)
     members = [i for i, s in enumerate(slots) if s["rank"] == "member" and s["dept"] != "Executive"]
     new_hire_slots = sorted(rng.sample(members, min(spec.new_hires, len(members))))
     for k, i in enumerate(new_hire_slots):
@@ -229,13 +329,15 @@ def build_org(session: Session, spec, seed: int, now: datetime) -> Org:
     ceo_id = heads["Executive"]
     for team in teams:
         team.member_ids.sort()
+    by_name = {t.name: t for t in teams}
     for p in people:
         if p.rank == "head":
             p.manager_id = ceo_id
         elif p.rank == "lead":
-            p.manager_id = heads[p.dept]
+            parent = by_name[p.team].parent
+            p.manager_id = parent.lead_id if parent else heads[p.dept]
         elif p.rank == "member":
-            p.manager_id = next(t.lead_id for t in teams if t.name == p.team)
+            p.manager_id = by_name[p.team].lead_id
     people[ceo_id - 1].role = "owner"
     it_team = next((t for t in teams if t.name == "IT Support"), None)
     admins = [heads["IT"]] + ([it_team.lead_id] if it_team else [])
@@ -265,7 +367,7 @@ def _insert(session: Session, org: Org) -> None:
     session.execute(insert(Team), [{"id": t.id, "name": t.name, "slug": t.slug, "department_id": dept_ids[t.dept],
                                     "lead_id": None} for t in org.teams])
     team_ids = {t.name: t.id for t in org.teams}
-    session.execute(insert(Person), [
+    bulk_insert(session, Person, [
         {"id": p.id, "name": p.name, "handle": p.handle, "email": p.email, "title": p.title,
          "department_id": dept_ids[p.dept], "team_id": team_ids.get(p.team), "manager_id": None,
          "location": p.location, "timezone": p.timezone, "role": p.role} for p in org.people])

@@ -61,7 +61,7 @@ def forecast(org: Org, crm: Crm | None, rng: Random) -> WorkbookDraft | None:
     end = history_end(org.now)
     book = dated_draft(org, rng, "forecast", f"FY{year} Sales Forecast", owner,  # refreshed on Fridays
                        (datetime(year, 1, 5, 9), datetime(year, 1, 9, 17)), (end - timedelta(hours=9), end))
-    book.share([p.id for p in sales if p.rank == "lead" or p.team == "Sales Operations"], "editor")
+    book.share([p.id for p in sales if p.rank == "lead" or org.area_of(p) == "Sales Operations"], "editor")
     book.share([p.id for p in sales] + [org.ceo.id], "viewer")
 
     pipeline, summary, closed, stages = (book.tab(name, 1) for name in ("Pipeline", "Summary", "Closed Won", "Stages"))
@@ -141,7 +141,7 @@ def budget(org: Org, rng: Random) -> WorkbookDraft:
     book = dated_draft(org, rng, "budget", f"Department Budgets {year}", owner,  # approved in December,
                        (datetime(year - 1, 12, 1, 9), datetime(year - 1, 12, 12, 17)),  # headcount refreshed since
                        (max(newest, end - timedelta(days=12)), end))
-    planners = [pid for t in org.teams if t.name == "Financial Planning" for pid in t.member_ids]
+    planners = [pid for t in org.teams if t.area == "Financial Planning" for pid in t.member_ids]
     book.share(planners, "editor")
     book.share([org.heads[d] for d in depts], "viewer")
 
@@ -213,18 +213,21 @@ def headcount_plan(org: Org, rng: Random) -> WorkbookDraft:
 
 def personal(spec, org: Org, rng: Random) -> list[WorkbookDraft]:
     """A few private workbooks (expense reports, small budgets) with titles like the shared ones',
-    so that finding a workbook by name needs care; one per 15 people, at least 2, at most 100."""
+    so that finding a workbook by name needs care; one per 15 people, at least 2, at most 100 (one per
+    4 people, with longer expense lists, in a world with `workbooks`)."""
     year = org.now.year
     start, end = datetime(year, 1, 2, 9), history_end(org.now)
     staff = [p for p in org.people if p.rank in ("lead", "member") and p.since < start]
-    owners = sorted(rng.sample(staff, min(len(staff), min(100, max(2, spec.people // 15)))), key=lambda p: p.id)
+    many = spec.workbooks
+    count = max(2, spec.people // 4) if many else min(100, max(2, spec.people // 15))
+    owners = sorted(rng.sample(staff, min(len(staff), count)), key=lambda p: p.id)
     kinds = [kind[2] for kind in sv.PERSONAL_KINDS]
     drafts = []
     for owner in owners:
         kind = rng.choices(range(len(kinds)), weights=kinds)[0]
         pattern, description, _weight = sv.PERSONAL_KINDS[kind]
         items = []
-        for _ in range(rng.randint(4, 8)):
+        for _ in range(rng.randint(8, 40) if many else rng.randint(4, 8)):
             category = rng.choice(sv.KIND_CATEGORIES[kind])
             text, low, high = rng.choice(sv.EXPENSE_ITEMS[category])
             spent = business_time(rng, start, end - timedelta(days=1))

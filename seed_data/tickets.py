@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from random import Random
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from officegym.apps.crm.models import Case
@@ -23,6 +23,7 @@ from officegym.apps.tickets.models import (Comment, Component, Group, GroupMembe
                                            Sprint, Ticket, TicketComponent, TicketLabel, Watcher)
 
 from . import tickets_vocab as tv
+from .bulk import bulk_insert
 from .chat_text import history_end as chat_history_end
 from .crm import Crm
 from .org import Org
@@ -87,6 +88,9 @@ class TicketRec:
     case_id: int | None = None
     number: int = 0
     id: int = 0
+    account_name: str = ""  # the account of a customer-reported production incident
+    # Field changes after creation, (field, old, new, by, at), when the world keeps full histories
+    events: list[tuple[str, str, str, int, datetime]] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -97,7 +101,7 @@ class TicketRec:
     def updated_at(self) -> datetime:
         """The last thing that happened to it."""
         times = [self.created_at, self.first_response_at, self.resolved_at, self.paused_since]
-        times += [c[3] for c in self.comments]
+        times += [c[3] for c in self.comments] + [e[4] for e in self.events]
         return max(t for t in times if t is not None)
 
 
@@ -120,13 +124,16 @@ def _groups(org: Org) -> dict[str, GroupRec]:
     """A group per team of IT, Engineering (on-call), Legal, Customer Success and Sales Operations."""
     groups: dict[str, GroupRec] = {}
     for team in org.teams:
-        if team.dept not in ("IT", "Engineering", "Legal", "Customer Success") and team.name != "Sales Operations":
+        if team.dept not in ("IT", "Engineering", "Legal", "Customer Success") and team.area != "Sales Operations":
             continue
         on_call = team.dept == "Engineering"
-        name = f"{team.name} On-Call" if on_call else team.name
+        name = f"{team.area} On-Call" if on_call else team.area
+        if name in groups:  # a squad joins the group of its area (the area's first team owns the group)
+            groups[name].member_ids = sorted(set(groups[name].member_ids) | set(team.member_ids))
+            continue
         members = sorted(set(team.member_ids) | ({org.heads["IT"]} if team.dept == "IT" else set()))
-        description = (f"On-call rotation of the {team.name} team: production incidents" if on_call
-                       else f"The {team.name} team's queue")
+        description = (f"On-call rotation of the {team.area} team: production incidents" if on_call
+                       else f"The {team.area} team's queue")
         groups[name] = GroupRec(len(groups) + 1, name, members, on_call, team.id, description)
     return groups
 
@@ -164,17 +171,26 @@ def _components(org: Org, projects: dict[str, ProjectRec]) -> list[dict]:
     return rows
 
 
-def _sprints(org: Org, projects: dict[str, ProjectRec]) -> list[dict]:
-    """ENG's last sprint (closed), the active one (started the Monday before "now") and the next."""
+def _sprints(org: Org, projects: dict[str, ProjectRec], spec) -> list[dict]:
+    """ENG's last sprint (closed), the active one (started the Monday before "now") and the next;
+    with a long ticket history, a closed sprint for every fortnight of it."""
+    from . import tickets_story as story  # it builds on this module's records
+
     if "ENG" not in projects:
         return []
     monday = org.now.date() - timedelta(days=org.now.weekday() + 7)
+    plan = (("closed", -14), ("active", 0), ("future", 14))
+    if spec.ticket_history:
+        plan = story.sprint_plan(monday, (org.window_start - timedelta(days=63)).date())
     rows = []
-    for k, (state, offset) in enumerate((("closed", -14), ("active", 0), ("future", 14))):
+    for k, (state, offset) in enumerate(plan):
         start = monday + timedelta(days=offset)
-        rows.append({"id": k + 1, "project_id": projects["ENG"].id, "name": f"ENG Sprint {23 + k}",
-                     "goal": ("Stabilise payments retries", "Ship bulk operations and on-call runbooks",
-                              "Dependency upgrades")[k], "state": state,
+        last = k - len(plan) + 3  # the last three are always 0, 1, 2: ENG Sprint 23, 24 and 25
+        goal = story.sprint_goal(k, len(plan)) or ("Stabilise payments retries",
+                                                    "Ship bulk operations and on-call runbooks",
+                                                    "Dependency upgrades")[last]
+        rows.append({"id": k + 1, "project_id": projects["ENG"].id, "name": f"ENG Sprint {23 + last}",
+                     "goal": goal, "state": state,
                      "start_date": start if state != "future" else None,
                      "end_date": start + timedelta(days=11) if state != "future" else None})
     return rows
@@ -186,7 +202,7 @@ def build_tickets(session: Session, spec, seed: int, org: Org, crm: Crm | None) 
 
     rng = Random(f"{seed}:tickets")
     groups, projects = _groups(org), _projects(org)
-    components, sprint_rows = _components(org, projects), _sprints(org, projects)
+    components, sprint_rows = _components(org, projects), _sprints(org, projects, spec)
     end = chat_history_end(org.now)
     cases = list(session.execute(select(Case.id, Case.subject, Case.description, Case.account_id, Case.owner_id,
                                         Case.created_at).where(Case.status == "Escalated").order_by(Case.id)))
@@ -208,9 +224,14 @@ def build_tickets(session: Session, spec, seed: int, org: Org, crm: Crm | None) 
     if sprint_rows:
         session.execute(insert(Sprint), sprint_rows)
     _insert_tickets(session, made)
-    for ticket in made.tickets:
-        if ticket.case_id is not None:
-            session.execute(update(Case).where(Case.id == ticket.case_id).values(ticket_key=ticket.key))
+    escalated = [{"id": t.case_id, "ticket_key": t.key} for t in made.tickets if t.case_id is not None]
+    if len(escalated) > 50:  # one statement for many cases (the same rows either way)
+        session.connection().execute(update(Case.__table__).where(Case.__table__.c.id == bindparam("case_id"))
+                                     .values(ticket_key=bindparam("key")),
+                                     [{"case_id": e["id"], "key": e["ticket_key"]} for e in escalated])
+    else:
+        for e in escalated:
+            session.execute(update(Case).where(Case.id == e["id"]).values(ticket_key=e["ticket_key"]))
     return made
 
 
@@ -236,16 +257,18 @@ def _insert_tickets(session: Session, made: Tickets) -> None:
         watchers += [{"ticket_id": t.id, "person_id": pid} for pid in sorted(set(t.watchers))]
         history.append({"ticket_id": t.id, "field": "created", "old_value": "", "new_value": t.key,
                         "changed_by_id": t.reporter_id, "changed_at": t.created_at})
-        if t.status not in ("New", "To Do"):
+        if t.events:  # the whole story, step by step
+            history += [{"ticket_id": t.id, "field": f, "old_value": old, "new_value": new, "changed_by_id": who,
+                         "changed_at": at} for f, old, new, who, at in t.events]
+        elif t.status not in ("New", "To Do"):
             who = t.assignee_id or t.reporter_id
             history.append({"ticket_id": t.id, "field": "status", "old_value": "New" if t.project.kind == "service_desk"
                             else "To Do", "new_value": t.status, "changed_by_id": who, "changed_at": t.updated_at})
-    session.execute(insert(Ticket), rows)
+    bulk_insert(session, Ticket, rows)
     comments.sort(key=lambda c: (c["created_at"], c["ticket_id"]))
     history.sort(key=lambda h: (h["changed_at"], h["ticket_id"]))
     links = [{"id": k, "source_id": s.id, "target_id": d.id, "kind": kind, "created_by_id": s.reporter_id,
               "created_at": max(s.created_at, d.created_at)} for k, (s, d, kind) in enumerate(made.links, start=1)]
     for table, batch in ((TicketLabel, labels), (TicketComponent, comps), (Comment, comments), (Watcher, watchers),
                          (Link, links), (HistoryEntry, history)):
-        if batch:
-            session.execute(insert(table), batch)
+        bulk_insert(session, table, batch)

@@ -13,9 +13,11 @@ from random import Random
 
 from officegym.apps.tickets.sla import incident_priority
 
+from . import tickets_story as story
 from . import tickets_vocab as tv
 from .crm import Crm, business_time
 from .org import Org, PersonRec
+from .roster import Roster
 from .tickets import GroupRec, ProjectRec, TicketRec, Tickets
 
 SERVICE_STATUS = {"New": 3, "Assigned": 2, "In Progress": 3, "Waiting on customer": 1, "Resolved": 3, "Closed": 4}
@@ -40,16 +42,21 @@ class TicketMaker:
                  projects: dict[str, ProjectRec], sprints: list[dict], end: datetime):
         self.org, self.crm, self.spec, self.rng = org, crm, spec, rng
         self.groups, self.projects, self.sprints, self.end = groups, projects, sprints, end
-        self.start = org.window_start - timedelta(days=21)
+        # tickets go back three weeks before the chat history, nine with a long ticket history
+        self.start = org.window_start - timedelta(days=63 if spec.ticket_history else 21)
         self.tickets: list[TicketRec] = []
         self.links: list[tuple[TicketRec, TicketRec, str]] = []
+        self._rosters: dict[int, tuple[list[PersonRec], Roster]] = {}
 
     # ---------------------------------------------------------------- helpers
     def _count(self, per_person: float, low: int) -> int:
-        return max(low, round(self.spec.people * per_person))
+        return max(low, round(self.spec.people * per_person * self.spec.ticket_volume))
 
     def _someone(self, pool: list[PersonRec], at: datetime) -> PersonRec:
-        present = [p for p in pool if p.since <= at] or pool
+        known = self._rosters.get(id(pool))
+        if known is None or known[0] is not pool:  # who of the pool had joined when, remembered per pool
+            known = self._rosters[id(pool)] = (pool, Roster(pool, lambda p: p.since))
+        present = known[1].at(at) or pool
         return self.rng.choice(present)
 
     def _people(self, depts: tuple[str, ...] | None = None, exclude: tuple[str, ...] = ()) -> list[PersonRec]:
@@ -79,6 +86,8 @@ class TicketMaker:
         when = at or business_time(self.rng, self.start, self.end - timedelta(hours=2))
         reporter = self._someone(reporter_pool, when)
         when = max(when, reporter.since)
+        if self.spec.ticket_history:  # a long history: old tickets are mostly finished
+            statuses = story.aged(statuses, when, self.end)
         ticket = TicketRec(project, type_, summary, description, _weighted(self.rng, statuses),
                            priority or _weighted(self.rng, PRIORITY), reporter.id, when, **extra)
         if type_ == "Incident":
@@ -107,7 +116,10 @@ class TicketMaker:
             t = self._file(it, "Service Request", summary, description, staff, SERVICE_STATUS, priority,
                            component=component, group_id=support.id if support else None)
             self._progress(t, workers)
-        self._production(it)
+        if self.spec.ticket_history:
+            story.production_history(self, it)
+        else:
+            self._production(it)
 
     def _duplicates(self, original: TicketRec, staff: list[PersonRec]) -> None:
         for k in range(self.rng.randint(2, 3)):
@@ -157,9 +169,12 @@ class TicketMaker:
                            component=team.name, labels=self.rng.sample(tv.LABELS, self.rng.randint(0, 2)))
             t.story_points = self.rng.choice((1, 2, 3, 5, 8)) if kind == "Story" else None
             self._progress(t, team.member_ids)
-            pool = closed if t.status == "Done" and self.rng.random() < 0.6 else active if t.status != "To Do" else (
-                future if self.rng.random() < 0.3 else active if self.rng.random() < 0.4 else [])
-            t.sprint_id = pool[0]["id"] if pool else None
+            if self.spec.ticket_history:  # each fortnight of the history was a sprint
+                t.sprint_id = story.sprint_for(self, t)
+            else:
+                pool = closed if t.status == "Done" and self.rng.random() < 0.6 else active if t.status != "To Do" \
+                    else (future if self.rng.random() < 0.3 else active if self.rng.random() < 0.4 else [])
+                t.sprint_id = pool[0]["id"] if pool else None
             if kind == "Story" and self.rng.random() < 0.35:
                 self._sub_tasks(t, team.member_ids)
         open_work = [t for t in self.tickets if t.project is eng and t.status != "Done" and t.parent is None]
@@ -238,6 +253,9 @@ class TicketMaker:
             self.sales_ops()
         if "LEGAL" in self.projects:
             self.legal()
+        if self.spec.ticket_history:
+            for ticket in self.tickets:
+                story.story(self, ticket)
         self.tickets.sort(key=lambda t: (t.created_at, t.project.id, t.summary))
         numbers: dict[str, int] = {}
         for ident, ticket in enumerate(self.tickets, start=1):

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Channel, Message, Pin, Reaction
 from officegym.apps.org.models import Person
-from officegym.graders.checks import Allow, CheckResult, GradeContext, check, nothing_else_changed
+from officegym.graders.checks import Allow, check, nothing_else_changed
 
 from .base import Ref, TaskInstance, TaskTemplate, ToolCall
 from .common import (added_messages, allow_posts, channel_named, channels_of, contains_text, find_message,

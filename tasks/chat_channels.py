@@ -7,12 +7,12 @@ from sqlalchemy import select
 
 from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Channel, Message, Pin
-from officegym.apps.org.models import Person, Team
+from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, nothing_else_changed
 
 from . import chat_vocab as vocab
 from .base import Ref, TaskInstance, TaskTemplate, ToolCall
-from .chat import _actor_and_channel, _post, _steps
+from .chat import _actor_and_channel, _steps
 from .common import (added_messages, allow_posts, channel_named, contains_text, member_ids, members, pick,
                      team_member_ids, teams_with_members)
 from .registry import register

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.sheets.book import cell_value, read_book
+from officegym.apps.sheets.cells import MAX_READ
 from officegym.apps.sheets.formula.a1 import cell_text, col_name, parse_area
 from officegym.apps.sheets.models import Cell, Share, Sheet, Workbook
 from officegym.graders.checks import Allow, CheckResult, check, nothing_else_changed
@@ -35,6 +36,15 @@ def workbook_titled(session: Session, prefix: str) -> Workbook | None:
 def sheet_named(session: Session, workbook_id: int, name: str) -> Sheet | None:
     """A sheet (tab) of a workbook by exact name."""
     return session.scalar(select(Sheet).where(Sheet.workbook_id == workbook_id, Sheet.name == name))
+
+
+def read_calls(workbook_id: int, sheet: str, width: int, rows: int) -> list[ToolCall]:
+    """`sheets_read_range` calls reading the first `width` columns of rows 1..`rows` of a sheet, as
+    few as the tool's cell limit allows (a large company's sheets take several)."""
+    step = MAX_READ // width
+    return [ToolCall("sheets_read_range", {"workbook": workbook_id,
+                                           "range": f"{sheet}!A{top}:{col_name(width - 1)}{min(rows, top + step - 1)}"})
+            for top in range(1, rows + 1, step)]
 
 
 def sheet_ids(session: Session, workbook_id: int) -> set[int]:

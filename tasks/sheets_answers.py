@@ -15,7 +15,7 @@ from officegym.graders.checks import answer_is_number, nothing_else_changed
 from .base import TaskInstance, TaskTemplate, ToolCall
 from .common import pick
 from .registry import register
-from .sheets import is_number, pipeline_rows, row_labelled, sheet_named, values, workbook_titled
+from .sheets import is_number, pipeline_rows, read_calls, row_labelled, sheet_named, values, workbook_titled
 
 BUDGET_FIGURES = [("Salary cost", 4), ("Software", 5), ("Travel", 6), ("Other", 7), ("Total", 8),
                   ("Cost per head", 9)]
@@ -75,7 +75,7 @@ class PipelineSlice(TaskTemplate):
             self.id, instance, actor.id,
             f"According to \"{book.title}\", what is the total {'weighted amount' if weighted else 'amount'} of the "
             f"open deals {what}? Submit the number in dollars with submit_answer.",
-            [ToolCall("sheets_read_range", {"workbook": book.id, "range": f"Pipeline!A1:I{len(deals) + 1}"}),
+            [*read_calls(book.id, "Pipeline", 9, len(deals) + 1),
              ToolCall("submit_answer", {"answer": f"{_slice(session, book.id, by, choice, weighted):.2f}"})],
             {"workbook": book.id, "by": by, "choice": choice, "weighted": weighted}, is_answer_task=True)
 
@@ -119,8 +119,7 @@ class PeopleCount(TaskTemplate):
             self.id, instance, actor.id,
             f"According to the People sheet of \"{book.title}\", how many people in {dept} are {what}? "
             "Submit the number with submit_answer.",
-            [ToolCall("sheets_read_range", {"workbook": book.id, "range": f"People!A1:G{len(people) + 1}"}),
-             ToolCall("submit_answer", {"answer": str(count)})],
+            [*read_calls(book.id, "People", 7, len(people) + 1), ToolCall("submit_answer", {"answer": str(count)})],
             {"workbook": book.id, "dept": dept, "by": by, "choice": choice}, is_answer_task=True)
 
     def check(self, ctx, inst):

@@ -109,7 +109,12 @@ class CloseDuplicates(TaskTemplate):
         summaries = [w.format(s=phrase) for w in rng.sample(DUPLICATE_WORDS, count)]
         decoy = (reporters[-1], pick(rng, ["Keyboard missing keys", "Request: standing desk", "Badge stopped working",
                                            "Calendar invites arrive twice"]))
-        actor = worker(session, rng, original)
+        # The new tickets have no assignment group yet: only the project's own agents (its department)
+        # can see and close them, so the actor is one of those who also work the incident, if any do.
+        department = original.project.department_id
+        actor = pick(rng, [p for p in group_people(session, original.group_id) if p.department_id == department]
+                     or list(session.scalars(select(Person).where(Person.department_id == department)
+                                             .order_by(Person.id))))
         first = original.project.next_number
         keys = [f"IT-{first + k}" for k in range(count)]
         steps = []

@@ -29,12 +29,69 @@ def settings(tmp_path_factory):
     return load_settings(episodes_dir=tmp_path_factory.mktemp("episodes"))
 
 
+# PostgreSQL for the backend tests: the machine's server (`make test` starts it when it is down).
+POSTGRES_URL = os.environ.get("OFFICEGYM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+# Test modules that run twice, on SQLite and on PostgreSQL: the services, the MCP tools over them,
+# the graders' diff and a sample of tasks (tests/postgres has the backend's own tests).
+ALSO_ON_POSTGRES = {
+    "test_chat_actions.py", "test_crm_services.py", "test_tickets_services.py", "test_tickets_access.py",
+    "test_sheets_services.py", "test_crm_tools.py", "test_tickets_tools.py", "test_sheets_tools.py",
+    "test_chat_messages.py", "test_bad_input.py", "test_diff_and_checks.py",
+    "test_crm_tasks.py", "test_sheets_tasks.py", "test_parallel.py",
+}
+
+
+def pytest_generate_tests(metafunc):
+    """Run the modules of ALSO_ON_POSTGRES on both backends."""
+    if "backend" in metafunc.fixturenames and Path(str(metafunc.definition.path)).name in ALSO_ON_POSTGRES:
+        metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True, scope="session")
+
+
 @pytest.fixture(scope="session")
-def store(settings):
-    """The process's episode store; every episode is deleted at the end of the run."""
-    episodes = EpisodeStore(settings)
-    yield episodes
-    episodes.close()
+def backend(request) -> str:
+    """The database backend of the test's store: sqlite, or postgresql for ALSO_ON_POSTGRES."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture(scope="session")
+def stores(settings):
+    """One episode store per backend, made on first use; every episode is deleted at the end."""
+    made: dict[str, EpisodeStore] = {}
+    yield made
+    for episodes in made.values():
+        episodes.close()
+
+
+def store_for(stores: dict, settings, backend: str) -> EpisodeStore:
+    """The run's episode store of `backend` (made on first use)."""
+    if backend not in stores:
+        url = POSTGRES_URL if backend == "postgresql" else "sqlite"
+        stores[backend] = EpisodeStore(load_settings(episodes_dir=settings.episodes_dir, database_url=url))
+    return stores[backend]
+
+
+@pytest.fixture(scope="session")
+def store(stores, settings, backend):
+    """The episode store of the test's backend."""
+    return store_for(stores, settings, backend)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The database URL of the PostgreSQL the tests use."""
+    return POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def pg_store(stores, settings):
+    """The run's PostgreSQL store, for the backend's own tests."""
+    return store_for(stores, settings, "postgresql")
+
+
+@pytest.fixture(scope="session")
+def sqlite_store(stores, settings):
+    """The run's SQLite store, for comparisons with PostgreSQL."""
+    return store_for(stores, settings, "sqlite")
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ class Channel(Base):
     members' handles."""
 
     __tablename__ = "chat_channel"
+    # Channel lists (public and private ones by name) skip the world's many DMs.
+    __table_args__ = (Index("ix_chat_channel_kind_name", "kind", "name"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(80), unique=True)
     kind: Mapped[str] = mapped_column(String(10), default="public")

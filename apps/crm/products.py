@@ -150,13 +150,17 @@ def remove_line_item(session: Session, actor: Person, line_item: int) -> Opportu
 
 
 def list_approvals(session: Session, actor: Person, status: str | None = None, mine: bool = False,
-                   offset: int = 0, limit: int = 50) -> Page[DiscountApproval]:
-    """Discount requests the actor may see, newest first; `mine` keeps those waiting on the actor."""
+                   offset: int = 0, limit: int = 50, opportunity: int | None = None) -> Page[DiscountApproval]:
+    """Discount requests the actor may see, newest first; `mine` keeps those waiting on the actor,
+    `opportunity` (an id) those of one deal."""
     scope = require_sales(session, actor, "see discount approvals")
-    readable = select(Opportunity.id).where(scope.read_filter(Opportunity.owner_id))
     stmt = select(DiscountApproval).order_by(DiscountApproval.id.desc())
-    stmt = stmt.where(or_(DiscountApproval.approver_id == actor.id, DiscountApproval.requested_by_id == actor.id,
-                          DiscountApproval.opportunity_id.in_(readable)))
+    if scope.readable is not None:  # else every deal is readable, so is every request (no need to list them)
+        readable = select(Opportunity.id).where(scope.read_filter(Opportunity.owner_id))
+        stmt = stmt.where(or_(DiscountApproval.approver_id == actor.id, DiscountApproval.requested_by_id == actor.id,
+                              DiscountApproval.opportunity_id.in_(readable)))
+    if opportunity is not None:
+        stmt = stmt.where(DiscountApproval.opportunity_id == opportunity)
     if status:
         stmt = stmt.where(DiscountApproval.status == fields.choice(status, APPROVAL_STATUSES, "status"))
     if not isinstance(mine, bool):

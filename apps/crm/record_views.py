@@ -170,7 +170,7 @@ def opportunity(record_id: int):
     """A deal: stage path, fields, products, discount approvals, activities and history."""
     with ui() as (db, actor):
         found = services.get_opportunity(db, actor, record_id)
-        approvals = [a for a in services.list_approvals(db, actor, limit=200).items if a.opportunity_id == record_id]
+        approvals = services.list_approvals(db, actor, limit=200, opportunity=record_id).items
         return render_template("crm/opportunity.html", record=found, kind="opportunity", sales=True,
                                items=services.line_items(db, actor, record_id), approvals=approvals,
                                products=services.list_products(db, actor, limit=200).items, stages=STAGES,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from typing import Callable
 
-from sqlalchemy import or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import BigInteger, Select, cast, func, or_, select
+from sqlalchemy.orm import Session, joinedload
 
 from officegym.apps.org.models import Person
 from officegym.apps.org.services import contains
@@ -61,8 +62,12 @@ def pipeline_report(session: Session, actor: Person, group_by: str = "stage", qu
     scope = require_sales(session, actor, "see the pipeline")
     grouping = fields.choice(group_by, GROUPINGS, "group_by")
     which = fields.choice(stages, ("open", "closed", "all"), "stages")
-    stmt = select(Opportunity.stage, Opportunity.owner_id, Opportunity.close_date, Opportunity.amount_cents,
-                  Opportunity.probability).where(scope.read_filter(Opportunity.owner_id))
+    # Summed in SQL, one row per stage, owner or close date (dates are folded into quarters here),
+    # in the order each group is first met, so the report costs one pass over the deals in SQL.
+    column = {"stage": Opportunity.stage, "owner": Opportunity.owner_id, "quarter": Opportunity.close_date}[grouping]
+    stmt = (select(column, func.count(), func.sum(Opportunity.amount_cents),
+                   func.sum(cast(Opportunity.amount_cents, BigInteger) * Opportunity.probability))
+            .where(scope.read_filter(Opportunity.owner_id)).group_by(column).order_by(func.min(Opportunity.id)))
     if which != "all":
         stmt = stmt.where(Opportunity.stage.in_(OPEN_STAGES if which == "open" else CLOSED_STAGES))
     if quarter not in (None, ""):
@@ -71,12 +76,12 @@ def pipeline_report(session: Session, actor: Person, group_by: str = "stage", qu
     if owner not in (None, ""):
         stmt = stmt.where(Opportunity.owner_id == resolve_owner(session, owner).id)
     groups: dict[str, list[int]] = {}
-    for stage, owner_id, close, amount, probability in session.execute(stmt):
-        key = {"stage": stage, "owner": str(owner_id), "quarter": quarter_of(close)}[grouping]
+    for value, count, amount, weighted in session.execute(stmt):
+        key = value if grouping == "stage" else str(value) if grouping == "owner" else quarter_of(value)
         bucket = groups.setdefault(key, [0, 0, 0])
-        bucket[0] += 1
-        bucket[1] += amount
-        bucket[2] += amount * probability
+        bucket[0] += count
+        bucket[1] += int(amount)
+        bucket[2] += int(weighted)
     names = dict(session.execute(select(Person.id, Person.name).where(
         Person.id.in_([int(k) for k in groups]))).all()) if grouping == "owner" else {}
     rows = [PipelineRow(k, names.get(int(k), k) if grouping == "owner" else k, c, a, (w + 50) // 100)
@@ -113,35 +118,44 @@ def search_records(session: Session, actor: Person, query: str, record_types: li
         if record_types and set(kinds) - {"account", "contact"}:
             require_sales(session, actor, "search leads, opportunities or cases")
         kinds = [k for k in kinds if k in ("account", "contact")]
+    # Each type is counted in SQL and only the rows of the requested window are loaded (with the
+    # contact's account in the same query), so a page costs the same whatever the world's size.
     hits: list[SearchHit] = []
+    total = 0
     for kind in RECORD_TYPES:
-        if kind in kinds:
-            hits += _search(session, scope, kind, term)
-    return Page(hits[offset:offset + limit], len(hits), offset, limit)
+        if kind not in kinds:
+            continue
+        stmt, hit = _search(scope, kind, term)
+        count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+        start, stop = max(0, offset - total), min(count, offset + limit - total)
+        if stop > start:
+            hits += [hit(r) for r in session.scalars(stmt.offset(start).limit(stop - start))]
+        total += count
+    return Page(hits, total, offset, limit)
 
 
-def _search(session: Session, scope, kind: str, term: str) -> list[SearchHit]:
+def _search(scope, kind: str, term: str) -> tuple[Select, Callable[[object], SearchHit]]:
+    """The ordered query finding records of one type, and how a row becomes a hit."""
     if kind == "account":
-        rows = session.scalars(select(Account).where(or_(contains(Account.name, term), contains(Account.website, term)))
-                               .order_by(Account.name))
-        return [SearchHit(kind, r.id, r.name, f"{r.industry} · {r.region}") for r in rows]
+        return (select(Account).where(or_(contains(Account.name, term), contains(Account.website, term)))
+                .order_by(Account.name),
+                lambda r: SearchHit(kind, r.id, r.name, f"{r.industry} · {r.region}"))
     if kind == "contact":
         full = Contact.first_name + " " + Contact.last_name
-        rows = session.scalars(select(Contact).where(or_(contains(full, term), contains(Contact.email, term)))
-                               .order_by(Contact.last_name, Contact.id))
-        return [SearchHit(kind, r.id, r.name, f"{r.title} at {r.account.name}") for r in rows]
+        return (select(Contact).where(or_(contains(full, term), contains(Contact.email, term)))
+                .options(joinedload(Contact.account, innerjoin=True)).order_by(Contact.last_name, Contact.id),
+                lambda r: SearchHit(kind, r.id, r.name, f"{r.title} at {r.account.name}"))
     if kind == "lead":
         full = Lead.first_name + " " + Lead.last_name
-        rows = session.scalars(select(Lead).where(scope.read_filter(Lead.owner_id), or_(
-            contains(full, term), contains(Lead.company, term), contains(Lead.email, term))).order_by(Lead.id))
-        return [SearchHit(kind, r.id, r.name, f"{r.company} · {r.status}") for r in rows]
+        return (select(Lead).where(scope.read_filter(Lead.owner_id), or_(
+            contains(full, term), contains(Lead.company, term), contains(Lead.email, term))).order_by(Lead.id),
+            lambda r: SearchHit(kind, r.id, r.name, f"{r.company} · {r.status}"))
     if kind == "opportunity":
-        rows = session.scalars(select(Opportunity).where(scope.read_filter(Opportunity.owner_id),
-                                                         contains(Opportunity.name, term)).order_by(Opportunity.id))
-        return [SearchHit(kind, r.id, r.name, f"{r.stage} · {fields.dollars(r.amount_cents)}") for r in rows]
-    rows = session.scalars(select(Case).where(scope.read_filter(Case.owner_id), contains(Case.subject, term))
-                           .order_by(Case.id))
-    return [SearchHit(kind, r.id, r.subject, f"{r.status} · {r.priority}") for r in rows]
+        return (select(Opportunity).where(scope.read_filter(Opportunity.owner_id), contains(Opportunity.name, term))
+                .order_by(Opportunity.id),
+                lambda r: SearchHit(kind, r.id, r.name, f"{r.stage} · {fields.dollars(r.amount_cents)}"))
+    return (select(Case).where(scope.read_filter(Case.owner_id), contains(Case.subject, term)).order_by(Case.id),
+            lambda r: SearchHit(kind, r.id, r.subject, f"{r.status} · {r.priority}"))
 
 
 def record_history(session: Session, actor: Person, record_type: str, record_id: int | str, offset: int = 0,

@@ -23,6 +23,7 @@ from .models import Cell, Sheet
 MAX_READ = 10_000
 MAX_WRITE = 5_000
 MAX_INPUT = 50_000
+MAX_SORT = 50_000  # a sort rewrites its rows in one pass: a large company's whole pipeline fits
 
 
 @dataclass

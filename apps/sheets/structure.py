@@ -16,7 +16,7 @@ from officegym.values import whole
 
 from .access import require_editor
 from .book import Change, all_rows, cell_value, replace_cells, sheets_of, store_inputs
-from .cells import MAX_WRITE, clip
+from .cells import MAX_SORT, MAX_WRITE, clip
 from .formula.a1 import MAX_COLS, MAX_ROWS, col_index, col_name, parse_area
 from .formula.shift import Edit, rewrite, shift_area
 from .formula.parser import read_input
@@ -137,8 +137,8 @@ def sort_range(session: Session, actor: Person, workbook, ref: str, keys: list, 
     top = area.top + (1 if has_header else 0)
     if top > area.bottom:
         raise Invalid("The range has no rows to sort below its header.")
-    if (area.bottom - top + 1) * area.width > MAX_WRITE * 4:
-        raise Invalid(f"Sort at most {MAX_WRITE * 4:,} cells at a time.")
+    if (area.bottom - top + 1) * area.width > MAX_SORT:
+        raise Invalid(f"Sort at most {MAX_SORT:,} cells at a time.")
     rows = all_rows(session, found)
     inside = {(r["row"], r["col"]): r for r in rows if r["sheet_id"] == sheet.id and top <= r["row"] <= area.bottom
               and area.left <= r["col"] <= area.right}

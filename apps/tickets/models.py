@@ -99,8 +99,7 @@ class Ticket(Base):
     """An issue, task, incident or request. `key` is the project key and a number (IT-142)."""
 
     __tablename__ = "tickets_ticket"
-    __table_args__ = (UniqueConstraint("project_id", "number"),
-                      Index("ix_tickets_ticket_project_status", "project_id", "status"))
+    __table_args__ = (UniqueConstraint("project_id", "number"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     project_id: Mapped[int] = mapped_column(ForeignKey("tickets_project.id"))
     number: Mapped[int] = mapped_column(Integer)
@@ -118,7 +117,7 @@ class Ticket(Base):
     assignee_id: Mapped[int | None] = mapped_column(ForeignKey("org_person.id"), index=True)
     group_id: Mapped[int | None] = mapped_column(ForeignKey("tickets_group.id"), index=True)
     parent_id: Mapped[int | None] = mapped_column(ForeignKey("tickets_ticket.id"), index=True)
-    sprint_id: Mapped[int | None] = mapped_column(ForeignKey("tickets_sprint.id"), index=True)
+    sprint_id: Mapped[int | None] = mapped_column(ForeignKey("tickets_sprint.id"))  # indexed below
     account_id: Mapped[int | None] = mapped_column(ForeignKey("crm_account.id"), index=True)
     story_points: Mapped[int | None] = mapped_column(Integer)
     due_date: Mapped[date | None] = mapped_column(Date)
@@ -136,6 +135,13 @@ class Ticket(Base):
 
     def __repr__(self) -> str:
         return f"<Ticket {self.key}>"
+
+
+# Boards and queues: a project's tickets in one status, highest priority first (then by number).
+Index("ix_tickets_ticket_project_status_rank", Ticket.project_id, Ticket.status, Ticket.priority_rank.desc(),
+      Ticket.number)
+# A sprint's tickets, and its counts per status read from the index alone.
+Index("ix_tickets_ticket_sprint_status", Ticket.sprint_id, Ticket.status, Ticket.project_id)
 
 
 class TicketLabel(Base):

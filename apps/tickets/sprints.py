@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from officegym import clock
 from officegym.apps.org.models import Person
@@ -155,14 +155,11 @@ def get_board(session: Session, actor: Person, project: int | str, sprint: int |
     base = base.where(Ticket.sprint_id == chosen.id) if chosen else base.where(
         Ticket.status.not_in(workflow.DONE_STATUSES))
     totals = _totals(session, base)
+    # One query per column, highest priority first, stopping at BOARD_LIMIT on the
+    # (project, status, priority rank, number) index: a board of a huge sprint reads one page per column.
     order = (Ticket.priority_rank.desc(), Ticket.number)
-    ranked = base.add_columns(func.row_number().over(partition_by=Ticket.status, order_by=order).label("place"))
-    ranked = ranked.subquery()
-    card = aliased(Ticket, ranked)
-    shown: dict[str, list[Ticket]] = {status: [] for status in kinds}
-    for ticket in session.scalars(select(card).where(ranked.c.place <= BOARD_LIMIT)
-                                  .order_by(ranked.c.priority_rank.desc(), ranked.c.number)):
-        shown.setdefault(ticket.status, []).append(ticket)
-    columns = [Column(status, shown[status], totals.get(status, 0)) for status in kinds
-               if chosen is not None or workflow.is_open(status)]
+    columns = [Column(status, list(session.scalars(base.where(Ticket.status == status).order_by(*order)
+                                                   .limit(BOARD_LIMIT))) if totals.get(status) else [],
+                      totals.get(status, 0))
+               for status in kinds if chosen is not None or workflow.is_open(status)]
     return Board(found, chosen, columns)

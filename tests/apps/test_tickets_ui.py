@@ -16,7 +16,6 @@ from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets import services
 from officegym.apps.tickets.models import Comment, Group, GroupMember, Link, Project, Sprint, Ticket, Watcher
-from officegym.graders.diff import diff_sqlite
 
 
 def ticket(db, key: str) -> Ticket:
@@ -291,7 +290,7 @@ def test_the_same_actions_through_ui_and_mcp_make_the_same_change(web_app, episo
         response = ui.post(path, form)
         assert response.status_code == 303, error_message(ui.get(path.rsplit("/", 1)[0]))
     _mcp(twin, [(tool, args) for _p, _f, tool, args in steps])
-    ui_diff, mcp_diff = diff_sqlite(episode.start_path, episode.path), diff_sqlite(twin.start_path, twin.path)
+    ui_diff, mcp_diff = episode.diff(), twin.diff()
     assert {name: (t.added, t.removed, [(u.key, u.fields, u.after) for u in t.updated])
             for name, t in ui_diff.tables.items()} == \
            {name: (t.added, t.removed, [(u.key, u.fields, u.after) for u in t.updated])

@@ -113,9 +113,7 @@ def count(db: Session, model, *where) -> int:
 
 def db_changes(episode: Episode) -> dict:
     """Every change of an episode since its start, table by table, in a comparable form."""
-    from officegym.graders.diff import diff_sqlite
-
-    diff = diff_sqlite(episode.start_path, episode.path)
+    diff = episode.diff()
     return {name: (t.added, t.removed, [(u.key, u.before, u.after) for u in t.updated])
             for name, t in diff.tables.items()}
 

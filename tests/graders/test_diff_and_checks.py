@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from officegym.apps.chat import services as chat
 from officegym.graders.checks import Allow, answer_is_number, answer_is_one_of, nothing_else_changed
-from officegym.graders.diff import diff_sqlite
 
 
 def test_untouched_episode_has_empty_diff(episode):
-    assert diff_sqlite(episode.start_path, episode.path).tables == {}
+    assert episode.diff().tables == {}
 
 
 def test_diff_reports_added_updated_and_ignores_bookkeeping(episode):
@@ -19,7 +18,7 @@ def test_diff_reports_added_updated_and_ignores_bookkeeping(episode):
         general_id = message.channel_id
     with episode.session() as s:
         chat.update_channel(s, episode.actor(s), "general", topic="new topic")
-    diff = diff_sqlite(episode.start_path, episode.path)
+    diff = episode.diff()
     assert [r["text"] for r in diff.table("chat_message").added] == ["hello diff"]
     updates = diff.table("chat_channel").updated
     assert [(u.key, u.fields) for u in updates] == [((general_id,), ["topic"])]
@@ -32,19 +31,16 @@ def test_diff_reports_removed_rows(episode):
     with episode.session() as s:
         actor = episode.actor(s)
         message = chat.post_message(s, actor, "general", "to react")
-    episode_start_copy = episode.path.with_name(episode.path.stem + "-mid.sqlite")
-    import shutil
-
-    shutil.copyfile(episode.path, episode_start_copy)
     with episode.session() as s:
         chat.add_reaction(s, episode.actor(s), message.id, "tada")
     with episode.session() as s:
         chat.remove_reaction(s, episode.actor(s), message.id, "tada")
         chat.leave_channel(s, episode.actor(s), _some_channel(s, episode))
-    diff = diff_sqlite(episode_start_copy, episode.path)
+    diff = episode.diff()
     assert len(diff.table("chat_membership").removed) == 1
+    # a reaction added and taken back again is no change
     assert diff.table("chat_reaction").removed == [] and diff.table("chat_reaction").added == []
-    episode_start_copy.unlink()
+    assert [r["text"] for r in diff.table("chat_message").added] == ["to react"]
 
 
 def _some_channel(session, episode):
@@ -57,7 +53,7 @@ def test_nothing_else_changed_names_the_unexpected_change(episode):
     with episode.session() as s:
         chat.post_message(s, episode.actor(s), "general", "allowed")
         chat.update_channel(s, episode.actor(s), "general", purpose="sneaky")
-    diff = diff_sqlite(episode.start_path, episode.path)
+    diff = episode.diff()
     result = nothing_else_changed(diff, [Allow("chat_message", ("added",))])
     assert not result.passed and "purpose" in result.detail
     allowed = [Allow("chat_message"), Allow("chat_channel", ("updated",), fields=("purpose",))]

@@ -55,7 +55,7 @@ MORE = [
     case(SORT, "column-outside", {"range": "A1:C5", "keys": [{"column": "E"}]}, "Column E is outside the range A1:C5"),
     case(SORT, "no-keys", {"range": "A1:C5", "keys": []}, "at least 1 item"),
     case(SORT, "header-only", {"range": "A1:C1", "keys": [{"column": "A"}], "has_header": True}, "no rows to sort"),
-    case(SORT, "over-20k", {"range": HUGE, "keys": [{"column": "A"}]}, "Sort at most 20,000"),
+    case(SORT, "over-50k", {"range": "A1:Z2000", "keys": [{"column": "A"}]}, "Sort at most 50,000"),
     case(SORT, "bad-column", {"range": "A1:C5", "keys": [{"column": "1A"}]}, "Sort column is a column letter"),
     case(SORT, "extra-key", {"range": "A1:C5", "keys": [{"column": "A", "order": "desc"}]}, "Extra inputs"),
     case(SORT, "viewer", {"range": "A1:C5", "keys": [{"column": "A"}]}, ONLY_VIEW, "viewer"),

@@ -43,3 +43,14 @@ def test_tasks_lists_the_registry():
     done = officegym("tasks", "--tasks", "chat.*")
     assert done.returncode == 0
     assert len(done.stdout.splitlines()) >= 12 and "chat.reply_with_fact" in done.stdout
+
+
+def test_a_template_that_cannot_draw_an_instance_is_reported_and_the_run_goes_on():
+    # the tiny world has no open production incident for an on-call hand-over
+    done = officegym("run", "--agent", "null", "--tasks", "tickets.hand_incident_over,chat.set_topic",
+                     "--instances", "1", "--json", "--scale", "tiny")
+    assert done.returncode == 1, done.stderr
+    rows = {r["task_id"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert rows["tickets.hand_incident_over"]["status"] == "error"
+    assert "could not create the episode" in rows["tickets.hand_incident_over"]["error"]
+    assert rows["chat.set_topic"]["status"] == "failed"

@@ -1,0 +1,38 @@
+"""UI page loads through the Flask app (no network), with the statements each page runs."""
+
+from __future__ import annotations
+
+from officegym.episodes import Episode
+
+from .queries import count_queries
+from .timing import Bench, Figure, measure
+
+
+def page_urls(episode: Episode) -> dict[str, str]:
+    """The pages timed; the same records as the tool calls (see tools.tool_calls)."""
+    base = f"/e/{episode.id}"
+    return {"channel page": f"{base}/chat/c/general", "people list": f"{base}/org/?q=a",
+            "search page": f"{base}/chat/search?q=the",
+            "CRM opportunity list": f"{base}/crm/opportunities?stage=open",
+            "CRM opportunity page": f"{base}/crm/opportunities/1", "CRM account page": f"{base}/crm/accounts/1",
+            "CRM pipeline report": f"{base}/crm/reports/pipeline?group_by=owner",
+            "tickets board": f"{base}/tickets/projects/ENG/board", "tickets ticket page": f"{base}/tickets/IT-7",
+            "tickets search page": f"{base}/tickets/search?q=project%20%3D%20IT%20ORDER%20BY%20priority%20DESC"}
+
+
+def bench_pages(bench: Bench) -> list[Figure]:
+    """Each page loaded through the Flask test client."""
+    from officegym.web import create_app
+
+    episode = bench.store.create(scale=bench.scale)
+    client = create_app(bench.store).test_client()
+    figures = []
+    for name, url in page_urls(episode).items():
+        def load(url=url):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+        figure = measure(f"UI {name}", load, bench.runs(100), target=bench.target("p50 <= 30 ms"), kind="page")
+        figure.queries = count_queries(episode.engine, load)
+        figures.append(figure)
+    bench.store.delete(episode.id)
+    return figures

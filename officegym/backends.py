@@ -1,0 +1,111 @@
+"""Database backends: where an episode's database lives.
+
+Every world and every task's start state is first built as a SQLite file (the cache, see worlds.py
+and episodes.py). The backend decides what an episode gets:
+
+- `sqlite` (the default): a copy of the start file.
+- `postgresql://...`: the world is loaded once into a template database, a task's start state is a
+  database created from it with the setup applied, and each episode is
+  `CREATE DATABASE ... TEMPLATE <start>`, dropped with the episode (see postgres.py).
+
+Graders read the start state from the SQLite start file on both backends: it holds the same rows.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from sqlalchemy.engine import Engine
+
+from officegym.config import Settings
+from officegym.db import sqlite_engine
+
+if TYPE_CHECKING:  # pragma: no cover
+    from officegym.graders.diff import Diff
+    from officegym.tasks.base import TaskInstance
+    from officegym.worlds import World
+
+
+class EpisodeDatabase(Protocol):
+    """One episode's database."""
+
+    name: str
+    engine: Engine
+
+    def diff(self, start_path: Path) -> "Diff":
+        """What changed since the episode's start state (the SQLite start file)."""
+
+    def drop(self) -> None:
+        """Release and delete the database."""
+
+
+class Backend(Protocol):
+    """Makes and reopens episode databases."""
+
+    name: str
+
+    def create(self, world: "World", inst: "TaskInstance | None", start_path: Path,
+               episode_id: str) -> EpisodeDatabase:
+        """A new episode database holding the start state."""
+
+    def reopen(self, episode_id: str) -> EpisodeDatabase:
+        """The database of an episode another process created."""
+
+
+class SqliteEpisode:
+    """An episode database that is a SQLite file in the episodes folder."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.name = str(path)
+        self.engine = sqlite_engine(str(path))
+
+    def diff(self, start_path: Path) -> "Diff":
+        """Compare with the start file inside SQLite."""
+        from officegym.graders.diff import diff_sqlite
+
+        return diff_sqlite(start_path, self.path)
+
+    def drop(self) -> None:
+        """Dispose the engine and remove the file and its companions."""
+        self.engine.dispose()
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+
+class SqliteBackend:
+    """Episodes as copies of the start file."""
+
+    name = "sqlite"
+
+    def __init__(self, settings: Settings):
+        self.folder = settings.episodes_dir
+
+    def create(self, world, inst, start_path: Path, episode_id: str) -> SqliteEpisode:
+        """Copy the start file."""
+        path = self.folder / f"{episode_id}.sqlite"
+        shutil.copyfile(start_path, path)
+        return SqliteEpisode(path)
+
+    def reopen(self, episode_id: str) -> SqliteEpisode:
+        """The file of an existing episode."""
+        return SqliteEpisode(self.folder / f"{episode_id}.sqlite")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def backend_for(settings: Settings) -> Backend:
+    """The backend a settings' database URL selects: `sqlite` or `postgresql://...`."""
+    url = settings.database_url or "sqlite"
+    if url == "sqlite":
+        return SqliteBackend(settings)
+    if url.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
+        from officegym.postgres import PostgresBackend
+
+        return PostgresBackend(settings)
+    from officegym.errors import Invalid
+
+    raise Invalid(f"Unsupported database URL {url!r}: use 'sqlite' or 'postgresql://user@host:port/database'.")

@@ -1,0 +1,346 @@
+"""The PostgreSQL backend: worlds as template databases, episodes as copies of them.
+
+Names (all generated here, checked against NAME and always quoted):
+- `og_w_<world key>`: a world, loaded from the cached SQLite world with COPY; its content hash is
+  checked against the SQLite world's before it is published.
+- `og_s_<digest>`: a task instance's start state: the world's template plus the task's setup.
+- `og_e_<episode id>`: one episode, `CREATE DATABASE ... TEMPLATE` its start; dropped on delete.
+Templates are built under a temporary `og_b_` name and renamed when complete, under an advisory
+lock, so several processes sharing one server never see half a world.
+
+Each database carries a change log (`og_change`, filled by triggers on every graded table) that
+the episode's diff reads: grading costs what the episode changed, not the size of the world.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import logging
+import queue
+import re
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.pool import NullPool, QueuePool
+
+from officegym.config import Settings
+from officegym.db import Base, make_sessionmaker, transaction
+from officegym.registry import import_models
+
+log = logging.getLogger(__name__)
+NAME = re.compile(r"^og_[bwse]_[A-Za-z0-9_-]{1,58}$")
+# A world key as written into a template's COMMENT, which takes a literal and no bind parameter.
+WORLD_KEY = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+# Episodes whose connection pools stay open; the least recently used beyond this are closed (and
+# reopen on their next use), so that many live episodes fit in the server's max_connections.
+OPEN_POOLS = 24
+# Templates above this size are copied with STRATEGY FILE_COPY (see _copy_database).
+BIG_TEMPLATE = 256 * 1024 * 1024
+
+
+class PostgresBackend:
+    """Template databases on one PostgreSQL server, reached by the settings' database URL."""
+
+    name = "postgresql"
+
+    def __init__(self, settings: Settings):
+        url = make_url(settings.database_url)
+        self.url = url.set(drivername="postgresql+psycopg")
+        self.admin = create_engine(self.url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+        self.quote = self.admin.dialect.identifier_preparer.quote_identifier
+        self._lock = threading.Lock()  # guards the pool registry
+        self._build_lock = threading.Lock()  # one template build at a time in this process
+        self._ready: set[str] = set()
+        self._pools: OrderedDict[str, Engine] = OrderedDict()
+        self._drops: queue.Queue[str] = queue.Queue()
+        self._sizes: dict[str, int] = {}
+        self._dropper: threading.Thread | None = None
+
+    # -- templates ------------------------------------------------------------------------------
+
+    def world_template(self, world) -> str:
+        """The template database of a world, loaded from its SQLite file on first use."""
+        name = f"og_w_{world.key}"
+        self._ensure(name, lambda building: self._load_world(building, world), world.key)
+        return name
+
+    def start_template(self, world, inst, start_path: Path) -> str:
+        """The template of a task instance's start state (the world's when the task has no setup)."""
+        world_name = self.world_template(world)
+        if inst is None or inst.setup is None:
+            return world_name
+        digest = hashlib.sha256(f"{world.key}/{start_path.stem}".encode()).hexdigest()[:24]
+        name = f"og_s_{digest}"
+
+        def build(building: str) -> None:
+            self._copy_database(world_name, building)
+            engine = self.engine(building, pooled=False)
+            try:
+                with transaction(make_sessionmaker(engine), "setup") as session:
+                    inst.setup(session)
+                with engine.begin() as conn:
+                    conn.execute(text("TRUNCATE og_change"))  # the setup is the start, not a change
+            finally:
+                engine.dispose()
+
+        self._ensure(name, build, world.key)
+        return name
+
+    def _ensure(self, name: str, build, world_key: str) -> None:
+        """Build database `name` once, across threads and processes; its comment names its world."""
+        if name in self._ready:
+            return
+        with self._build_lock, self.admin.connect() as conn:
+            key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": key})
+            try:
+                if not self.exists(name, conn):
+                    building = "og_b_" + name[5:]
+                    self._drop(building, conn)
+                    build(building)
+                    if not WORLD_KEY.match(world_key):
+                        raise ValueError(f"unexpected world key {world_key!r}")
+                    conn.execute(text(f"COMMENT ON DATABASE {self._q(building)} IS '{world_key}'"))
+                    conn.execute(text(f"ALTER DATABASE {self._q(building)} RENAME TO {self._q(name)}"))
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
+            self._ready.add(name)
+
+    def _load_world(self, building: str, world) -> None:
+        from officegym.worlds import content_hash, create_schema
+
+        with self.admin.connect() as conn:
+            conn.execute(text(f"CREATE DATABASE {self._q(building)} TEMPLATE template0 ENCODING 'UTF8' "
+                              "LC_COLLATE 'C' LC_CTYPE 'C'"))
+        engine = self.engine(building, pooled=False)
+        try:
+            import_models()
+            create_schema(engine)
+            copy_rows(world.path, engine)
+            install_change_log(engine)
+            with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                conn.execute(text("VACUUM (FREEZE, ANALYZE)"))
+            found = content_hash(engine)
+        finally:
+            engine.dispose()
+        if found != world.content_hash:
+            raise RuntimeError(f"world {world.key} has content hash {found[:12]} on PostgreSQL but "
+                               f"{world.content_hash[:12]} on SQLite")
+
+    # -- episodes -------------------------------------------------------------------------------
+
+    def create(self, world, inst, start_path: Path, episode_id: str) -> "PostgresEpisode":
+        """CREATE DATABASE og_e_<id> TEMPLATE <start>."""
+        template = self.start_template(world, inst, start_path)
+        name = f"og_e_{episode_id}"
+        self._copy_database(template, name)
+        return PostgresEpisode(self, name)
+
+    def reopen(self, episode_id: str) -> "PostgresEpisode":
+        """The database of an episode created by another process."""
+        name = f"og_e_{episode_id}"
+        with self.admin.connect() as conn:
+            if not self.exists(name, conn):
+                from officegym.errors import NotFound
+
+                raise NotFound(f"No episode database {name}.")
+        return PostgresEpisode(self, name)
+
+    def engine(self, name: str, pooled: bool = True) -> Engine:
+        """An engine on database `name`; pooled engines count against OPEN_POOLS."""
+        self._q(name)
+        if not pooled:
+            return create_engine(self.url.set(database=name), poolclass=NullPool)
+        engine = create_engine(self.url.set(database=name), poolclass=QueuePool, pool_size=2, max_overflow=6)
+        event.listen(engine.pool, "checkout", lambda *_: self._used(name, engine))
+        return engine
+
+    def _used(self, name: str, engine: Engine) -> None:
+        with self._lock:
+            self._pools[name] = engine
+            self._pools.move_to_end(name)
+            while len(self._pools) > OPEN_POOLS:
+                _, idle = self._pools.popitem(last=False)
+                idle.pool.dispose()  # closes idle connections; the engine reconnects when used again
+
+    def drop_episode(self, name: str, engine: Engine) -> None:
+        """Close the episode's connections and drop its database in the background: PostgreSQL
+        waits for the closed sessions to end, which would hold up the caller for up to a second."""
+        with self._lock:
+            self._pools.pop(name, None)
+            if self._dropper is None:
+                self._dropper = threading.Thread(target=self._drop_pending, name="officegym-drops", daemon=True)
+                self._dropper.start()
+                atexit.register(self.settle)  # a process that exits still drops what it deleted
+        engine.dispose()
+        self._drops.put(name)
+
+    def _drop_pending(self) -> None:
+        while True:
+            name = self._drops.get()
+            try:
+                with self.admin.connect() as conn:
+                    self._drop(name, conn)
+            except Exception as error:  # the server went away: leave the name for `officegym prune`
+                log.warning("could not drop episode database %s: %s", name, error)
+            finally:
+                self._drops.task_done()
+
+    def settle(self) -> None:
+        """Wait until every deleted episode's database is dropped."""
+        self._drops.join()
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def exists(self, name: str, conn) -> bool:
+        """Whether database `name` exists."""
+        return conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}) is not None
+
+    def databases(self, prefix: str = "og_") -> list[str]:
+        """Names of the officegym databases on the server."""
+        with self.admin.connect() as conn:
+            rows = conn.execute(text("SELECT datname FROM pg_database WHERE starts_with(datname, :p) "
+                                     "ORDER BY datname"), {"p": prefix})
+            return [row[0] for row in rows]
+
+    def prune(self, keep: set[str], stale_worlds_of: str | None = None) -> list[str]:
+        """Drop episode databases whose ids are not in `keep`, half-built templates and, when
+        `stale_worlds_of` is a code fingerprint, the templates of worlds built by other code."""
+        dropped = []
+        with self.admin.connect() as conn:
+            rows = conn.execute(text("SELECT datname, shobj_description(oid, 'pg_database') FROM pg_database "
+                                     "WHERE starts_with(datname, 'og_') ORDER BY datname")).all()
+            for name, world_key in rows:
+                kind = name[:5]
+                stale = (kind == "og_e_" and name[5:] not in keep) or kind == "og_b_" or (
+                    stale_worlds_of is not None and kind in ("og_w_", "og_s_")
+                    and not (world_key or "").endswith(f"-{stale_worlds_of}"))
+                if stale and NAME.match(name):
+                    self._drop(name, conn)
+                    dropped.append(name)
+        self._ready.clear()
+        return dropped
+
+    def _copy_database(self, template: str, name: str) -> None:
+        # WAL_LOG (the default) copies block by block through the WAL: quick for small databases,
+        # slow for big ones, which FILE_COPY copies as files after a checkpoint.
+        strategy = "FILE_COPY" if self._size(template) > BIG_TEMPLATE else "WAL_LOG"
+        sql = text(f"CREATE DATABASE {self._q(name)} TEMPLATE {self._q(template)} STRATEGY {strategy}")
+        for attempt in range(50):  # a template must have no session; one may be closing right now
+            try:
+                with self.admin.connect() as conn:
+                    conn.execute(sql)
+                return
+            except OperationalError as error:
+                if "being accessed by other users" not in str(error) or attempt == 49:
+                    raise
+                time.sleep(0.05)
+
+    def _size(self, name: str) -> int:
+        if name not in self._sizes:
+            with self.admin.connect() as conn:
+                self._sizes[name] = conn.scalar(text("SELECT pg_database_size(:name)"), {"name": name})
+        return self._sizes[name]
+
+    def _drop(self, name: str, conn) -> None:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {self._q(name)} WITH (FORCE)"))
+
+    def _q(self, name: str) -> str:
+        if not NAME.match(name):
+            raise ValueError(f"not an officegym database name: {name!r}")
+        return self.quote(name)
+
+    def close(self) -> None:
+        """Drop what is pending and release pooled connections."""
+        self.settle()
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), OrderedDict()
+        for engine in pools:
+            engine.dispose()
+
+
+class PostgresEpisode:
+    """An episode database on the PostgreSQL server."""
+
+    def __init__(self, backend: PostgresBackend, name: str):
+        self.backend = backend
+        self.name = name
+        self.engine = backend.engine(name)
+
+    def diff(self, start_path: Path):
+        """The rows the change log names, compared with the SQLite start file."""
+        from officegym.graders.diff import diff_logged
+
+        return diff_logged(start_path, self.engine)
+
+    def drop(self) -> None:
+        """Drop the database."""
+        self.backend.drop_episode(self.name, self.engine)
+
+
+def copy_rows(sqlite_path: Path, engine: Engine) -> None:
+    """Copy every table's rows from a SQLite file with COPY, as stored (text, numbers, ISO times,
+    0/1 booleans, JSON text), then move each id sequence past the largest id."""
+    source = sqlite3.connect(f"file:{sqlite_path}?mode=ro", uri=True)
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        for table in Base.metadata.sorted_tables:
+            names = [c.name for c in table.columns]
+            columns = ", ".join(f'"{n}"' for n in names)  # names from our own metadata
+            with cursor.copy(f'COPY "{table.name}" ({columns}) FROM STDIN') as copy:
+                for row in source.execute(f'SELECT {columns} FROM "{table.name}"'):
+                    copy.write_row(row)
+            pk = list(table.primary_key.columns)
+            if len(pk) == 1 and pk[0].autoincrement in (True, "auto") and pk[0].type.python_type is int:
+                cursor.execute(f"SELECT setval(pg_get_serial_sequence(%s, %s), "
+                               f'COALESCE((SELECT MAX("{pk[0].name}") FROM "{table.name}"), 0) + 1, false)',
+                               (f'"{table.name}"', pk[0].name))
+        raw.commit()
+    finally:
+        raw.close()
+        source.close()
+
+
+CHANGE_LOG = """
+CREATE TABLE og_change (seq bigserial PRIMARY KEY, tbl text NOT NULL, pk jsonb NOT NULL);
+CREATE FUNCTION og_log_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  r jsonb;
+  k jsonb;
+  i int;
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    r := to_jsonb(OLD); k := '[]'::jsonb;
+    FOR i IN 0 .. TG_NARGS - 1 LOOP k := k || jsonb_build_array(r -> TG_ARGV[i]); END LOOP;
+    INSERT INTO og_change (tbl, pk) VALUES (TG_TABLE_NAME, k);
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    r := to_jsonb(NEW); k := '[]'::jsonb;
+    FOR i IN 0 .. TG_NARGS - 1 LOOP k := k || jsonb_build_array(r -> TG_ARGV[i]); END LOOP;
+    INSERT INTO og_change (tbl, pk) VALUES (TG_TABLE_NAME, k);
+  END IF;
+  RETURN NULL;
+END $$;
+"""
+
+
+def install_change_log(engine: Engine) -> None:
+    """The og_change table and a row trigger on every table a diff compares."""
+    from officegym.graders.diff import IGNORED_TABLES
+
+    with engine.begin() as conn:
+        conn.exec_driver_sql(CHANGE_LOG)
+        for table in Base.metadata.sorted_tables:
+            if table.name in IGNORED_TABLES:
+                continue
+            keys = ", ".join(f"'{c.name}'" for c in table.primary_key.columns)  # names from our metadata
+            conn.exec_driver_sql(f'CREATE TRIGGER og_change_log AFTER INSERT OR UPDATE OR DELETE ON "{table.name}" '
+                                 f"FOR EACH ROW EXECUTE FUNCTION og_log_change({keys})")

@@ -1,0 +1,135 @@
+"""Parallel episodes, on SQLite and on PostgreSQL: side by side without seeing each other, ids that
+cannot be guessed or reused, a server holding a hundred live episodes, and the runner's --parallel."""
+
+from __future__ import annotations
+
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import anyio
+import httpx
+import pytest
+from mcp.client import Client
+from sqlalchemy import func, select
+
+from officegym.apps.chat.models import Message
+from officegym.errors import NotFound
+from officegym.runner import run
+from officegym.worlds import content_hash
+
+
+async def post_many(episode, marker: str, count: int) -> None:
+    async with Client(episode.mcp_server()) as client:
+        for k in range(count):
+            result = await client.call_tool("chat_post_message", {"channel": "general", "text": f"{marker} {k}"})
+            assert not result.is_error, result
+        result = await client.call_tool("chat_update_channel", {"channel": "general", "topic": marker})
+        assert not result.is_error, result
+
+
+def texts_like(episode, marker: str) -> int:
+    with episode.session() as session:
+        return session.scalar(select(func.count()).select_from(Message).where(Message.text.startswith(marker)))
+
+
+def test_two_episodes_side_by_side_do_not_see_each_other(store):
+    first, second = store.create(scale="tiny"), store.create(scale="tiny")
+    try:
+        start = content_hash(first.engine)
+        assert content_hash(second.engine) == start
+        barrier = threading.Barrier(2)
+
+        def work(episode, marker):
+            barrier.wait()  # both write at the same moment
+            anyio.run(post_many, episode, marker, 15)
+
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(work, (first, second), ("alpha-writes", "beta-writes")))
+        assert (texts_like(first, "alpha-writes"), texts_like(first, "beta-writes")) == (15, 0)
+        assert (texts_like(second, "beta-writes"), texts_like(second, "alpha-writes")) == (15, 0)
+        for episode, marker in ((first, "alpha-writes"), (second, "beta-writes")):
+            diff = episode.diff()
+            assert sorted(r["text"] for r in diff.table("chat_message").added) == sorted(
+                f"{marker} {k}" for k in range(15))
+            assert [u.after["topic"] for u in diff.table("chat_channel").updated] == [marker]
+        # a third episode made now starts from the untouched world
+        third = store.create(scale="tiny")
+        assert content_hash(third.engine) == start
+        store.delete(third.id)
+    finally:
+        store.delete(first.id)
+        store.delete(second.id)
+
+
+def test_episode_ids_cannot_be_guessed_or_reused(store):
+    made = [store.create(scale="tiny") for _ in range(12)]
+    ids = [e.id for e in made]
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22,}", i) for i in ids)  # 128 random bits each
+    gone = made.pop()
+    name = gone.database.name
+    store.delete(gone.id)
+    with pytest.raises(NotFound):
+        store.get(gone.id)
+    with pytest.raises(NotFound):
+        store.open(gone.id)  # not even from the record another process would read
+    with pytest.raises(NotFound):
+        store.delete(gone.id)
+    if store.backend.name == "postgresql":
+        store.backend.settle()  # databases are dropped in the background
+        assert name not in store.backend.databases()
+    else:
+        assert not gone.path.exists()
+    later = [store.create(scale="tiny") for _ in range(5)]
+    assert gone.id not in {e.id for e in later}
+    assert gone.id in store._retired  # the store refuses to hand it out again
+    for episode in made + later:
+        store.delete(episode.id)
+
+
+def test_server_holds_a_hundred_live_episodes(live_server):
+    base, admin = live_server.base_url, live_server.admin
+    before = len(live_server.store.live())
+
+    def create(k):
+        response = httpx.post(f"{base}/api/episodes", json={"task": "chat.set_topic", "instance": k % 20},
+                              headers=admin, timeout=60)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    with ThreadPoolExecutor(8) as pool:
+        episodes = list(pool.map(create, range(100)))
+    assert len({e["id"] for e in episodes}) == 100
+    assert len(live_server.store.live()) == before + 100
+    health = httpx.get(f"{base}/healthz").json()
+    assert health["episodes"] == before + 100
+
+    async def solve_some():
+        for episode in episodes[::10]:  # MCP over HTTP on a sample, with every other episode still live
+            call = live_server.store.get(episode["id"]).task.solution[0]
+            async with Client(episode["mcp_url"]) as client:
+                assert not (await client.call_tool(call.tool, call.args)).is_error
+
+    anyio.run(solve_some)
+    solved = {e["id"] for e in episodes[::10]}
+
+    def grade_and_delete(episode):
+        page = httpx.get(episode["ui_url"] + "chat/c/general", follow_redirects=True)
+        assert page.status_code == 200
+        grade = httpx.post(f"{base}/api/episodes/{episode['id']}/grade", headers=admin, timeout=60).json()
+        assert grade["success"] is (episode["id"] in solved), grade
+        assert httpx.delete(f"{base}/api/episodes/{episode['id']}", headers=admin).status_code == 200
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(grade_and_delete, episodes))
+    assert len(live_server.store.live()) == before
+
+
+def test_runner_in_parallel_gives_the_same_grades_as_one_at_a_time(store):
+    pattern = "crm.*"
+    serial = sorted((r["task_id"], r["instance"], r["score"]) for r in run(store, "oracle", pattern, 2, "small"))
+    parallel = sorted((r["task_id"], r["instance"], r["score"])
+                      for r in run(store, "oracle", pattern, 2, "small", parallel=4))
+    assert serial == parallel
+    assert len(serial) >= 16 and all(score == 1.0 for _, _, score in serial)
