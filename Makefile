@@ -31,7 +31,7 @@ run: $(STAMP)
 test: $(STAMP) chromium postgres
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(STAMP) postgres
 	$(BIN)/python -m benchmarks
 
 clean:

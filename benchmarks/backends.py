@@ -13,7 +13,7 @@ BACKENDS = {
     "sqlite": "sqlite",
     "postgresql": os.environ.get("OFFICEGYM_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"),
 }
-DEFAULT_BACKENDS = "sqlite"
+DEFAULT_BACKENDS = "sqlite,postgresql"
 
 
 def settings_for(backend: str, home: Path | None, episodes_dir: Path) -> Settings:
