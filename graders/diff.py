@@ -2,12 +2,14 @@
 
 Rows are matched by primary key; bookkeeping (the journal, the clock, answers, and columns marked
 `info={"bookkeeping": True}` such as read markers) never counts as a change. On SQLite the
-comparison runs inside the database engine (`EXCEPT` against the attached start file); on
-PostgreSQL only the rows the episode's change log names are compared with the start file.
+comparison runs inside the database engine against the attached start file, over the rows the
+episode's change log names (`officegym.change_log`), or with `EXCEPT` over whole tables in a file
+without a log; on PostgreSQL the rows its own change log names are compared with the start file.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,10 +18,9 @@ from sqlalchemy import Table, select, text, tuple_
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.engine import Engine
 
-from officegym.db import Base, BOOKKEEPING_TABLES
+from officegym.change_log import IGNORED_TABLES, LOG_TABLE
+from officegym.db import Base
 from officegym.registry import import_models
-
-IGNORED_TABLES = BOOKKEEPING_TABLES | {"og_answer"}
 _SQLITE = sqlite_dialect()
 
 
@@ -86,21 +87,63 @@ def compared_columns(table: Table) -> list[str]:
 
 
 def diff_sqlite(start_path: Path, final_path: Path) -> Diff:
-    """Compare two SQLite files of the same schema."""
+    """Compare two SQLite files of the same schema: the rows the final file's change log names
+    or, in a file without one, every row of every table."""
     import_models()
     conn = sqlite3.connect(f"file:{final_path}?mode=ro", uri=True)
     try:
         conn.execute("ATTACH DATABASE ? AS start", (f"file:{start_path}?mode=ro",))
+        logged = _logged_keys(conn)
         tables: dict[str, TableDiff] = {}
         for table in Base.metadata.sorted_tables:
-            if table.name in IGNORED_TABLES:
+            if table.name in IGNORED_TABLES or (logged is not None and table.name not in logged):
                 continue
-            found = _diff_table(conn, table)
+            found = _diff_table(conn, table) if logged is None else _diff_logged_rows(
+                conn, table, sorted(logged[table.name], key=repr))
             if found:
                 tables[table.name] = found
         return Diff(tables)
     finally:
         conn.close()
+
+
+def _logged_keys(conn: sqlite3.Connection) -> dict[str, set[tuple]] | None:
+    """The keys of the rows the change log names, per table; None when the file has no log."""
+    if not conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", (LOG_TABLE,)).fetchone():
+        return None
+    logged: dict[str, set[tuple]] = {}
+    for name, key in conn.execute(f"SELECT tbl, pk FROM main.{LOG_TABLE}"):
+        logged.setdefault(name, set()).add(tuple(json.loads(key)))
+    return logged
+
+
+def _diff_logged_rows(conn: sqlite3.Connection, table: Table, keys: list[tuple]) -> TableDiff:
+    columns = compared_columns(table)
+    quoted = ", ".join(f'"{c}"' for c in columns)  # names come from our own metadata, not input
+    pk_names = [c.name for c in table.primary_key.columns]
+    pk = [columns.index(n) for n in pk_names]
+    target = "(" + ", ".join(f'"{n}"' for n in pk_names) + ")"
+    one = "(" + ", ".join("?" * len(pk_names)) + ")"
+
+    def rows(schema: str) -> dict[tuple, dict]:
+        found = {}
+        for chunk in range(0, len(keys), 400):
+            part = keys[chunk:chunk + 400]
+            sql = (f'SELECT {quoted} FROM {schema}."{table.name}" WHERE {target} IN '
+                   f'(VALUES {", ".join([one] * len(part))})')
+            for row in conn.execute(sql, [value for key in part for value in key]):
+                found[tuple(row[i] for i in pk)] = dict(zip(columns, row))
+        return found
+
+    return _table_diff(*_without_unchanged(rows("main"), rows("start")))
+
+
+def _without_unchanged(after: dict[tuple, dict], before: dict[tuple, dict]) -> tuple[dict, dict]:
+    """Drop the rows a change log named that are the same before and after."""
+    for key in set(after) & set(before):
+        if after[key] == before[key]:
+            del after[key], before[key]
+    return after, before
 
 
 def _diff_table(conn: sqlite3.Connection, table: Table) -> TableDiff:
@@ -167,10 +210,7 @@ def _diff_keys(table: Table, keys: list[tuple], final, start: sqlite3.Connection
         row = start.execute(f'SELECT {quoted} FROM "{table.name}" WHERE {match}', key).fetchone()
         if row is not None:
             before[tuple(row[i] for i in pk)] = dict(zip(columns, row))
-    for key in set(after) & set(before):
-        if after[key] == before[key]:
-            del after[key], before[key]
-    return _table_diff(after, before)
+    return _table_diff(*_without_unchanged(after, before))
 
 
 def _sqlite_form(column):

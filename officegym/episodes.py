@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from officegym import change_log
 from officegym.apps.org.models import Person
 from officegym.backends import EpisodeDatabase, backend_for
 from officegym.config import Settings, load_settings
@@ -171,6 +172,8 @@ class EpisodeStore:
                 engine = sqlite_engine(str(partial))
                 with transaction(make_sessionmaker(engine), "setup") as session:
                     inst.setup(session)
+                with engine.begin() as conn:
+                    change_log.clear(conn)  # the setup is the start, not a change
                 engine.dispose()
                 partial.replace(path)
         return path

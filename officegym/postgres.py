@@ -334,7 +334,7 @@ END $$;
 
 def install_change_log(engine: Engine) -> None:
     """The og_change table and a row trigger on every table a diff compares."""
-    from officegym.graders.diff import IGNORED_TABLES
+    from officegym.change_log import IGNORED_TABLES
 
     with engine.begin() as conn:
         conn.exec_driver_sql(CHANGE_LOG)

@@ -15,6 +15,7 @@ from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.schema import CreateIndex, CreateTable
 
+from officegym import change_log
 from officegym.config import Settings, load_settings
 from officegym.db import Base, make_sessionmaker, sqlite_engine, transaction
 from officegym.registry import import_models
@@ -49,7 +50,7 @@ def code_fingerprint() -> str:
 
     sources = sorted(Path(seed_data.__file__).parent.glob("*.py"))
     sources += sorted(Path(apps.__file__).parent.glob("*/models.py"))
-    sources += [root / "db.py", root / "journal.py", root / "clock.py", root / "worlds.py"]
+    sources += [root / "db.py", root / "journal.py", root / "clock.py", root / "worlds.py", root / "change_log.py"]
     digest = hashlib.sha256()
     for source in sources:
         digest.update(source.name.encode() + source.read_bytes())
@@ -125,6 +126,8 @@ def _build(path: Path, scale: str, seed: int, progress: Progress | None) -> str:
     create_schema(engine)
     with transaction(make_sessionmaker(engine), surface="setup") as session:
         build_world(session, scale=scale, seed=seed, progress=progress)
+    with engine.begin() as conn:
+        change_log.install(conn)  # empty: the built world is where every episode's changes start
     with engine.connect() as conn:
         conn.execute(text("VACUUM"))
     digest = content_hash(engine)

@@ -70,3 +70,40 @@ def test_answer_normalisation():
     assert answer_is_one_of("  ada LOVELACE. ", ["Ada Lovelace", "ada.lovelace"], "Ada").passed
     assert answer_is_one_of("@ada.lovelace", ["Ada Lovelace", "ada.lovelace"], "Ada").passed
     assert not answer_is_one_of("Ada", ["Ada Lovelace"], "Ada").passed
+
+
+def test_sqlite_change_log_gives_the_whole_table_diff(sqlite_store, tmp_path):
+    """Grading a SQLite episode reads only the rows its change log names; that diff equals the one
+    comparing every row of every table (a copy of the file without its log), the task's setup is
+    not in the log, and a change undone within the episode is no change."""
+    import shutil
+    import sqlite3
+
+    from officegym.graders.diff import diff_sqlite
+
+    episode = sqlite_store.create("tickets.close_duplicates", 0, scale="tiny")
+    try:
+        start = sqlite3.connect(episode.start_path)
+        assert start.execute("SELECT count(*) FROM og_change").fetchone() == (0,)  # setup cleared
+        start.close()
+        with episode.session() as s:
+            actor = episode.actor(s)
+            message = chat.post_message(s, actor, "general", "logged")
+            chat.add_reaction(s, actor, message.id, "tada")
+            chat.update_channel(s, actor, "general", topic="logged topic")
+        with episode.session() as s:
+            chat.remove_reaction(s, episode.actor(s), message.id, "tada")
+            chat.leave_channel(s, episode.actor(s), _some_channel(s, episode))
+        logged = episode.diff()
+        bare = tmp_path / "bare.sqlite"
+        shutil.copyfile(episode.path, bare)
+        conn = sqlite3.connect(bare)
+        assert conn.execute("SELECT count(*) FROM og_change").fetchone()[0] >= 5
+        conn.execute("DROP TABLE og_change")
+        conn.commit()
+        conn.close()
+        whole = diff_sqlite(episode.start_path, bare)
+        assert logged.tables == whole.tables and logged.changed_tables == {"chat_message", "chat_channel",
+                                                                           "chat_membership"}
+    finally:
+        sqlite_store.delete(episode.id)
