@@ -119,23 +119,26 @@ def _logged_keys(conn: sqlite3.Connection) -> dict[str, set[tuple]] | None:
 
 def _diff_logged_rows(conn: sqlite3.Connection, table: Table, keys: list[tuple]) -> TableDiff:
     columns = compared_columns(table)
+    return _table_diff(*_without_unchanged(_rows_by_key(conn, "main", table, columns, keys),
+                                           _rows_by_key(conn, "start", table, columns, keys)))
+
+
+def _rows_by_key(conn: sqlite3.Connection, schema: str, table: Table, columns: list[str],
+                 keys: list[tuple]) -> dict[tuple, dict]:
+    """The rows of `table` in a SQLite schema ("main" or an attached one) with these primary keys,
+    a few hundred keys per statement."""
     quoted = ", ".join(f'"{c}"' for c in columns)  # names come from our own metadata, not input
     pk_names = [c.name for c in table.primary_key.columns]
     pk = [columns.index(n) for n in pk_names]
     target = "(" + ", ".join(f'"{n}"' for n in pk_names) + ")"
     one = "(" + ", ".join("?" * len(pk_names)) + ")"
-
-    def rows(schema: str) -> dict[tuple, dict]:
-        found = {}
-        for chunk in range(0, len(keys), 400):
-            part = keys[chunk:chunk + 400]
-            sql = (f'SELECT {quoted} FROM {schema}."{table.name}" WHERE {target} IN '
-                   f'(VALUES {", ".join([one] * len(part))})')
-            for row in conn.execute(sql, [value for key in part for value in key]):
-                found[tuple(row[i] for i in pk)] = dict(zip(columns, row))
-        return found
-
-    return _table_diff(*_without_unchanged(rows("main"), rows("start")))
+    found = {}
+    for chunk in range(0, len(keys), 400):
+        part = keys[chunk:chunk + 400]
+        sql = f'SELECT {quoted} FROM {schema}."{table.name}" WHERE {target} IN (VALUES {", ".join([one] * len(part))})'
+        for row in conn.execute(sql, [value for key in part for value in key]):
+            found[tuple(row[i] for i in pk)] = dict(zip(columns, row))
+    return found
 
 
 def _without_unchanged(after: dict[tuple, dict], before: dict[tuple, dict]) -> tuple[dict, dict]:
@@ -197,20 +200,13 @@ def _diff_keys(table: Table, keys: list[tuple], final, start: sqlite3.Connection
     pk = [columns.index(n) for n in pk_names]
     stored = [_sqlite_form(table.c[name]) for name in columns]
     after: dict[tuple, dict] = {}
-    before: dict[tuple, dict] = {}
-    quoted = ", ".join(f'"{c}"' for c in columns)  # names come from our own metadata, not input
-    match = " AND ".join(f'"{n}" = ?' for n in pk_names)
     for chunk in range(0, len(keys), 500):
         part = keys[chunk:chunk + 500]
         query = select(*(table.c[n] for n in columns)).where(tuple_(*(table.c[n] for n in pk_names)).in_(part))
         for row in final.execute(query):
             values = [convert(v) if convert and v is not None else v for convert, v in zip(stored, row)]
             after[tuple(values[i] for i in pk)] = dict(zip(columns, values))
-    for key in keys:
-        row = start.execute(f'SELECT {quoted} FROM "{table.name}" WHERE {match}', key).fetchone()
-        if row is not None:
-            before[tuple(row[i] for i in pk)] = dict(zip(columns, row))
-    return _table_diff(*_without_unchanged(after, before))
+    return _table_diff(*_without_unchanged(after, _rows_by_key(start, "main", table, columns, keys)))
 
 
 def _sqlite_form(column):
