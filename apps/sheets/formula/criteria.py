@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .fn_common import parse_date_text
+from .range_entry import BLANK
 from .values import ERROR_CODES, CellError, Grid, Scalar, is_number, parse_number, scalar
 
 _OPERATORS = ("<=", ">=", "<>", "<", ">", "=")  # two-character operators first
@@ -81,6 +82,39 @@ def matcher(criterion) -> Callable[[Scalar], bool]:
     if op == "<>":
         return lambda value: not equal(value)
     return _ordering(_ORDER[op], operand)
+
+
+def equality_keys(criterion) -> tuple | None:
+    """For a criterion meaning "equal to" (no wildcards), the index keys (range_entry.filed_under) of
+    exactly the cells `matcher(criterion)` accepts; None for any other criterion."""
+    if isinstance(criterion, Grid):
+        criterion = scalar(criterion)
+    if criterion is None:
+        return BLANK, ("s", "")
+    if isinstance(criterion, CellError):
+        return (("e", criterion.code),)
+    if isinstance(criterion, bool):
+        return (("b", criterion),)
+    if is_number(criterion):
+        return _number_keys(float(criterion))
+    op, operand = _split(criterion)
+    if operand == "":
+        return (BLANK,) if op == "=" else ((BLANK, ("s", "")) if op == "" else None)
+    if op not in ("", "="):
+        return None
+    meant = _operand(operand)
+    if isinstance(meant, CellError):
+        return (("e", meant.code),)
+    if isinstance(meant, bool):
+        return (("b", meant),)
+    if isinstance(meant, float):
+        return _number_keys(meant)
+    return None if has_wildcards(meant) else (("s", meant.casefold()),)
+
+
+def _number_keys(target: float) -> tuple | None:
+    """A number matches numbers and numeric texts; NaN matches nothing, which a key cannot say."""
+    return None if target != target else (("n", target), ("t", target))
 
 
 def _split(criterion: str) -> tuple[str, str]:

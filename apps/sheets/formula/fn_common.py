@@ -83,6 +83,12 @@ def numbers(args, name: str) -> list[float] | CellError:
     found: list[float] = []
     for arg in args:
         if isinstance(arg, Grid):
+            if arg.entry is not None:  # a range the Book keeps: its numbers are read once per change
+                error, kept = arg.entry.numbers()
+                if error is not None:
+                    return error
+                found.extend(kept)
+                continue
             for value in arg.values():
                 if isinstance(value, CellError):
                     return value

@@ -8,7 +8,7 @@ values of another kind, such as text among numbers.
 
 from __future__ import annotations
 
-from .criteria import text_equals
+from .criteria import has_wildcards, text_equals
 from .fn_common import OMITTED, boolean, cells, describe, integer, shape
 from .values import CellError, Grid, compare, is_number, na, ref_error, scalar, value_error
 
@@ -34,6 +34,33 @@ def exact(target, keys: list, wildcards: bool = True, reverse: bool = False) -> 
     """The index of the first (or last) key equal to the target."""
     order = range(len(keys) - 1, -1, -1) if reverse else range(len(keys))
     return next((i for i in order if _same(target, keys[i], wildcards)), None)
+
+
+_SCAN = object()  # what kept_exact answers when the index cannot tell
+
+
+def kept_exact(target, grid: Grid, wildcards: bool = True, reverse: bool = False, first_column: bool = False):
+    """exact() over a one-row or one-column grid (or a table's first column) read from the index of
+    a range the Book keeps: the index of the first (or last) match, None for none, or _SCAN when
+    there is no index or the target needs comparing (wildcards, NaN, an empty cell or an error)."""
+    if grid.entry is None:
+        return _SCAN
+    kind = _kind(target)
+    if kind == "number" and target == target:
+        key = ("n", float(target))
+    elif kind == "text" and not (wildcards and has_wildcards(target)):
+        key = ("s", target.casefold())
+    elif kind == "bool":
+        key = ("b", target)
+    else:
+        return _SCAN
+    found = grid.entry.positions((key,))  # positions row by row, matching _same exactly
+    if found is None:  # not indexed (yet)
+        return _SCAN
+    width = grid.width
+    if first_column and width > 1:
+        return next((p // width for p in (reversed(found) if reverse else found) if p % width == 0), None)
+    return (found[-1] if reverse else found[0]) if found else None
 
 
 def sorted_match(target, keys: list, descending: bool = False) -> int | None:
@@ -94,8 +121,10 @@ def _table_lookup(name: str, value, table, index, approximate, transpose: bool):
     fuzzy = True if approximate is OMITTED else boolean(approximate)
     if isinstance(fuzzy, CellError):
         return fuzzy
-    keys = grid.column(0)
-    hit = sorted_match(target, keys) if fuzzy else exact(target, keys)
+    hit = _SCAN if fuzzy else kept_exact(target, grid, first_column=True)
+    if hit is _SCAN:
+        keys = grid.column(0)
+        hit = sorted_match(target, keys) if fuzzy else exact(target, keys)
     if hit is None:
         where = "first row" if transpose else "first column"
         how = "no value at or below" if fuzzy else "no match for"
@@ -148,7 +177,9 @@ def xlookup(ctx, value, lookup_array, return_array, if_not_found=None, match_mod
         return value_error(f"XLOOKUP search mode must be 1, -1, 2 or -2; got {direction}.")
     reverse = direction < 0
     if mode in (0, 2):
-        hit = exact(target, keys, wildcards=mode == 2, reverse=reverse)
+        hit = kept_exact(target, cells(lookup_array), wildcards=mode == 2, reverse=reverse)
+        if hit is _SCAN:
+            hit = exact(target, keys, wildcards=mode == 2, reverse=reverse)
     else:
         hit = nearest(target, keys, larger=mode == 1, reverse=reverse)
     if hit is None:
@@ -189,16 +220,16 @@ def match(ctx, value, array, match_type=OMITTED):
         return target
     if isinstance(array, CellError):
         return array
-    keys = _line(array)
-    if keys is None:
-        return na(f"MATCH needs a single row or column; got {shape(cells(array))}.")
+    grid = cells(array)
+    if grid.width != 1 and grid.height != 1:
+        return na(f"MATCH needs a single row or column; got {shape(grid)}.")
     kind = 1 if match_type is OMITTED else integer(match_type)
     if isinstance(kind, CellError):
         return kind
-    if kind == 0:
-        hit = exact(target, keys)
-    else:
-        hit = sorted_match(target, keys, descending=kind < 0)
+    hit = kept_exact(target, grid) if kind == 0 else _SCAN
+    if hit is _SCAN:
+        keys = _line(grid)
+        hit = exact(target, keys) if kind == 0 else sorted_match(target, keys, descending=kind < 0)
     if hit is None:
         return na(f"MATCH found no match for {describe(target)}.")
     return float(hit + 1)

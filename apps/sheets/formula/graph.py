@@ -13,6 +13,7 @@ from datetime import date
 
 from .a1 import Area, cell_text, quote_sheet
 from .evaluator import evaluate, final_value
+from .ranges import RangeCache
 from .values import CellError, Grid, ref_error, value_error
 
 Key = tuple[int, int, int]  # (sheet id, row, column), 0-based
@@ -74,9 +75,13 @@ def _walk(tree: tuple) -> tuple[tuple[tuple, ...], bool]:
 
 
 class Book:
-    """The cells of one workbook with a dependency index, evaluating formulas on demand."""
+    """The cells of one workbook with a dependency index, evaluating formulas on demand.
 
-    def __init__(self, sheets: dict[int, str], today: date, names: dict[str, Area] | None = None):
+    Ranges read for formulas are kept between recalculations (see ranges.py) and patched as cells
+    change, so change `cells` only through put, load and recalculate."""
+
+    def __init__(self, sheets: dict[int, str], today: date, names: dict[str, Area] | None = None,
+                 ranges: RangeCache | None = None):
         self.sheet_names = dict(sheets)
         self.sheet_ids = {name.lower(): sid for sid, name in sheets.items()}
         self.names = {k.upper(): v for k, v in (names or {}).items()}
@@ -88,17 +93,22 @@ class Book:
         self.wide: dict[int, list[tuple[Area, Key]]] = {}
         self.volatile: set[Key] = set()
         self._entries: dict[Key, list] = {}
+        self.ranges = RangeCache() if ranges is None else ranges
 
     # ---------------------------------------------------------------- cells
     def put(self, key: Key, raw: str, formula: tuple | None, value=None) -> None:
         """Store a cell (a formula's value is kept until recalculated); an empty raw removes it."""
         self._unindex(key)
+        # kept ranges hold what a read gives now: the value stored (None for a removed cell)
+        self.ranges.patch(key, value)
         if not raw and formula is None and value is None:
             self.cells.pop(key, None)
             return
         self.cells[key] = CellState(raw, formula, value)
         bounds = self.extent.setdefault(key[0], [-1, -1])
-        bounds[0], bounds[1] = max(bounds[0], key[1]), max(bounds[1], key[2])
+        if key[1] > bounds[0] or key[2] > bounds[1]:
+            bounds[0], bounds[1] = max(bounds[0], key[1]), max(bounds[1], key[2])
+            self.ranges.drop_clipped(key[0])
         if formula is not None:
             self._index(key, formula)
 
@@ -133,17 +143,23 @@ class Book:
         right = min(area.right, max_col) if area.whole == "rows" else area.right
         if bottom < area.top or right < area.left:
             return Grid([[None]])
-        if (bottom - area.top + 1) * (right - area.left + 1) > MAX_GRID:
+        size = (bottom - area.top + 1) * (right - area.left + 1)
+        if size > MAX_GRID:
             return value_error(f"The range {area.text()} is larger than {MAX_GRID:,} cells.")
-        cells = self.cells
-        rows = []
-        for row in range(area.top, bottom + 1):
-            line = []
-            for col in range(area.left, right + 1):
-                state = cells.get((sid, row, col))
-                line.append(state.value if state else None)
-            rows.append(line)
-        return Grid(rows)
+        ranges = self.ranges
+        kept = ranges.min_cells <= size <= ranges.max_cells  # a few cells read as fast as a lookup
+        if kept:
+            bounds = (sid, area.top, area.left, bottom, right)
+            grid = ranges.get(bounds)
+            if grid is not None:
+                return grid
+        get = self.cells.get
+        flat = [state.value if (state := get((sid, row, col))) is not None else None
+                for row in range(area.top, bottom + 1) for col in range(area.left, right + 1)]
+        if kept:
+            return ranges.keep(bounds, flat, bottom < area.bottom or right < area.right)
+        width = right - area.left + 1
+        return Grid([flat[i:i + width] for i in range(0, size, width)])
 
     def named(self, name: str) -> Area | None:
         """The area a named range stands for (with its sheet), or None."""
@@ -167,6 +183,7 @@ class Book:
 
     def load(self, cells: list[tuple[Key, str, tuple | None, object]]) -> None:
         """Fill an empty book at once (faster than put for a whole workbook)."""
+        self.ranges.clear()  # cheaper than patching them cell by cell
         store, extent = self.cells, self.extent
         for key, raw, formula, value in cells:
             store[key] = CellState(raw, formula, value)
@@ -224,6 +241,7 @@ class Book:
     def recalculate(self, changed) -> set[Key]:
         """Recompute every formula reached from the changed cells (and volatile ones), in dependency
         order; cells on a circular reference get #REF!. Returns the cells whose value changed."""
+        self.ranges.tick()
         dirty, edges, queue = set(), {}, deque()
         for key in list(changed) + sorted(self.volatile):
             if key in self.cells and self.cells[key].formula is not None and key not in dirty:
@@ -287,6 +305,7 @@ class Book:
                 isinstance(value, CellError) and value.detail != old.detail):
             state.value = value
             changed.add(key)
+            self.ranges.patch(key, value)
 
     @staticmethod
     def _cycles(nodes: set[Key], edges: dict[Key, set[Key]]) -> list[set[Key]]:

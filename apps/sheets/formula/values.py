@@ -64,9 +64,12 @@ Scalar = Union[None, float, str, bool, CellError]
 
 @dataclass
 class Grid:
-    """The values of a rectangular range, row by row (dense: None for empty cells)."""
+    """The values of a rectangular range, row by row (dense: None for empty cells). Functions never
+    change a Grid they are given: a Book hands out the grids it keeps between recalculations."""
 
     rows: list[list[Scalar]]
+    # the range_entry.RangeEntry a Book keeps this grid in (its flat values, derived indexes), if any
+    entry: object = field(default=None, compare=False, repr=False)
 
     @property
     def height(self) -> int:
@@ -82,6 +85,10 @@ class Grid:
         """Every value, row by row."""
         for row in self.rows:
             yield from row
+
+    def flat(self) -> list[Scalar]:
+        """Every value in a list, row by row (a kept grid's own list: read it, never change it)."""
+        return self.entry.flat if self.entry is not None else [value for row in self.rows for value in row]
 
     def column(self, index: int) -> list[Scalar]:
         """The values of one column (0-based)."""
