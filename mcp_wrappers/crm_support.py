@@ -164,11 +164,14 @@ def crm_get_pipeline_report(
         "Only deals closing in this quarter, written 2026-Q1"))] = None,
     owner: OwnerFilter = None,
     stages: Text(10, "Which deals: open (default), closed or all") = "open",
+    offset: Offset = 0,
+    limit: Limit = 50,
 ) -> schemas.PipelineOut:
-    """Report the deals you may see grouped by stage, owner or close quarter: count, amount, weighted amount."""
+    """Report the deals you may see grouped by stage, owner (largest amount first) or close quarter:
+    count, amount, weighted amount per group, a page of groups at a time, with the totals of all groups."""
     with episode_call(ctx) as (session, actor):
-        rows = services.pipeline_report(session, actor, group_by, quarter, owner, stages)
-        return schemas.pipeline_out(rows, group_by, stages, quarter)
+        report = services.pipeline_report(session, actor, group_by, quarter, owner, stages, offset, limit)
+        return schemas.pipeline_out(report, group_by, stages, quarter)
 
 
 @tool(read_only=True)

@@ -110,7 +110,7 @@ def channels_out(session: Session, actor: Person, channels: Sequence[Channel]) -
                                   .group_by(Membership.channel_id)).all())
     mine = set(session.scalars(select(Membership.channel_id).where(Membership.channel_id.in_(ids),
                                                                    Membership.person_id == actor.id)))
-    unread = services.unread_counts(session, actor) if mine else {}
+    unread = services.unread_counts(session, actor, mine) if mine else {}
     members: dict[int, list[tuple[str, str, int]]] = defaultdict(list)
     conversations = [c.id for c in channels if c.is_conversation]
     if conversations:

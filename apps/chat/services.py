@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, func, literal_column, or_, select
 from sqlalchemy.orm import Session
 
 from officegym import clock
@@ -59,6 +59,11 @@ def can_see(session: Session, actor: Person, channel: Channel) -> bool:
     return channel.kind == "public" or is_member(session, channel, actor)
 
 
+# Public and private channels (not DMs), with the kinds written into the SQL as the partial index
+# of channels by name has them (models.NAMED_KINDS_SQL): a bound parameter would hide the match.
+NAMED = Channel.kind.in_([literal_column("'public'"), literal_column("'private'")])
+
+
 def visible_channel_ids(actor: Person):
     """A subquery of the ids of every conversation `actor` may read."""
     mine = select(Membership.channel_id).where(Membership.person_id == actor.id)
@@ -66,9 +71,8 @@ def visible_channel_ids(actor: Person):
 
 
 def _channel_hint(session: Session, actor: Person) -> str:
-    names = session.scalars(select(Channel.name).where(
-        Channel.id.in_(visible_channel_ids(actor)), Channel.kind.in_(("public", "private")),
-        Channel.is_archived.is_(False)).order_by(Channel.name).limit(25))
+    names = session.scalars(select(Channel.name).where(NAMED, Channel.id.in_(visible_channel_ids(actor)),
+                                                       Channel.is_archived.is_(False)).order_by(Channel.name).limit(25))
     return ", ".join(f"#{n}" for n in names)
 
 
@@ -149,8 +153,8 @@ def _sync_mentions(session: Session, message: Message) -> None:
 def list_channels(session: Session, actor: Person, query: str = "", include_archived: bool = False,
                   member_only: bool = False, offset: int = 0, limit: int = 50) -> Page[Channel]:
     """Public channels and the private ones `actor` is in, by name."""
-    stmt = select(Channel).where(Channel.kind.in_(("public", "private")),
-                                 Channel.id.in_(visible_channel_ids(actor))).order_by(Channel.name)
+    mine = select(Membership.channel_id).where(Membership.person_id == actor.id)
+    stmt = select(Channel).where(NAMED, or_(Channel.kind == "public", Channel.id.in_(mine))).order_by(Channel.name)
     if not isinstance(query, str) or len(query) > 80:
         raise Invalid("query must be text of at most 80 characters.")
     if query.strip():
@@ -159,7 +163,7 @@ def list_channels(session: Session, actor: Person, query: str = "", include_arch
     if not include_archived:
         stmt = stmt.where(Channel.is_archived.is_(False))
     if member_only:
-        stmt = stmt.where(Channel.id.in_(select(Membership.channel_id).where(Membership.person_id == actor.id)))
+        stmt = stmt.where(Channel.id.in_(mine))
     return paginate(session, stmt, offset, limit)
 
 
@@ -481,7 +485,8 @@ def search_messages(session: Session, actor: Person, query: str = "", channel: i
                     author: int | str | None = None, after: str | None = None, before: str | None = None,
                     offset: int = 0, limit: int = 20) -> Page[Message]:
     """Messages the actor can read containing every word of `query`, optionally in one channel,
-    by one author, and on or after / before dates (YYYY-MM-DD). Newest first."""
+    by one author, and on or after / before dates (YYYY-MM-DD). Newest first. Counting stops at
+    the next thousand past the page (the page then says its total is a lower bound)."""
     if not isinstance(query, str) or len(query) > 500:
         raise Invalid("query must be text of at most 500 characters.")
     # `channel_id + 0` keeps SQLite off the channel index here: walking the messages newest first
@@ -500,7 +505,7 @@ def search_messages(session: Session, actor: Person, query: str = "", channel: i
         stmt = stmt.where(Message.created_at < _parse_day(before, "before"))
     if not (query.strip() or channel or author or after or before):
         raise Invalid("Give search words, a channel, an author or a date range.")
-    return paginate(session, stmt, offset, limit)
+    return paginate(session, stmt, offset, limit, bounded=True)
 
 
 def _parse_day(value: str, field: str) -> datetime:
@@ -601,9 +606,9 @@ def list_pins(session: Session, actor: Person, channel: int | str) -> list[Messa
 
 # ---------------------------------------------------------------- unread state
 
-def unread_counts(session: Session, actor: Person) -> dict[int, int]:
-    """For each conversation the actor is in, how many top-level messages by others are unread
-    (conversations with none are left out)."""
+def unread_counts(session: Session, actor: Person, channel_ids=None) -> dict[int, int]:
+    """For each conversation the actor is in (or only those of `channel_ids`), how many top-level
+    messages by others are unread (conversations with none are left out)."""
     # One count per membership, on the (channel, thread parent, id) index: as a join, SQLite would
     # walk every top-level message of the world by its thread-parent index instead.
     unread = (select(func.count(Message.id))
@@ -611,9 +616,10 @@ def unread_counts(session: Session, actor: Person) -> dict[int, int]:
                      Message.id > Membership.last_read_message_id, Message.author_id != actor.id,
                      Message.deleted_at.is_(None))
               .correlate(Membership).scalar_subquery())
-    rows = session.execute(select(Membership.channel_id, unread).where(Membership.person_id == actor.id)
-                           .order_by(Membership.channel_id))
-    return {channel_id: count for channel_id, count in rows if count}
+    stmt = select(Membership.channel_id, unread).where(Membership.person_id == actor.id)
+    if channel_ids is not None:
+        stmt = stmt.where(Membership.channel_id.in_(list(channel_ids)))
+    return {channel_id: count for channel_id, count in session.execute(stmt.order_by(Membership.channel_id)) if count}
 
 
 def list_unreads(session: Session, actor: Person) -> list[Channel]:

@@ -57,7 +57,7 @@ def _channel_page(db: Session, actor: Person, channel: Channel, thread_parent: M
     before = arg_int("before")
     page = services.list_messages(db, actor, channel.id, before, PAGE)
     last_read = services.last_read_id(db, actor, channel)
-    if services.unread_counts(db, actor).get(channel.id):
+    if services.unread_counts(db, actor, [channel.id]).get(channel.id):
         # Opening a conversation reads it, as in any chat app.
         services.mark_read(db, actor, channel.id)
     messages = schemas.messages_out(db, list(reversed(page.items)))

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.schemas import page_out, people_briefs, when
+from officegym.apps.org.schemas import page_fields, page_out, people_briefs, when
 from officegym.errors import OfficeError
 
 from . import services
@@ -220,14 +220,13 @@ def cases_out(session: Session, cases: Sequence[Case]) -> list[CaseOut]:
                     closed_at=when(c.closed_at), ticket_key=c.ticket_key) for c in cases]
 
 
-def pipeline_out(rows: Sequence[services.PipelineRow], group_by: str, stages: str,
-                 quarter: str | None) -> PipelineOut:
-    """The pipeline rows with totals, in dollars."""
+def pipeline_out(report: services.PipelineReport, group_by: str, stages: str, quarter: str | None) -> PipelineOut:
+    """A page of pipeline groups with the totals over all of them, in dollars."""
     out = [PipelineRowOut(key=r.key, label=r.label, count=r.count, amount=money(r.amount_cents),
-                          weighted_amount=money(r.weighted_cents)) for r in rows]
+                          weighted_amount=money(r.weighted_cents)) for r in report.page.items]
     return PipelineOut(group_by=group_by.strip().lower(), stages=stages.strip().lower(), quarter=quarter or None,
-                       rows=out, count=sum(r.count for r in rows), amount=money(sum(r.amount_cents for r in rows)),
-                       weighted_amount=money(sum(r.weighted_cents for r in rows)))
+                       rows=out, count=report.count, amount=money(report.amount_cents),
+                       weighted_amount=money(report.weighted_cents), **page_fields(report.page))
 
 
 def hits_out(hits: Sequence[services.SearchHit]) -> list[SearchHitOut]:

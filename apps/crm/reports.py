@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, joinedload
 from officegym.apps.org.models import Person
 from officegym.apps.org.services import contains
 from officegym.errors import Invalid
-from officegym.pagination import Page, check_window, paginate
+from officegym.pagination import Page, bounded_count, check_window, count_bound, paginate
 
 from . import fields
 from .access import require_sales, scope_of
@@ -55,19 +55,35 @@ def quarter_bounds(quarter: str) -> tuple[date, date]:
     return first, date.fromordinal(last.toordinal() - 1)
 
 
+@dataclass
+class PipelineReport:
+    """One page of the pipeline's groups, and the totals over every group."""
+
+    page: Page[PipelineRow]
+    count: int
+    amount_cents: int
+    weighted_cents: int
+    largest_cents: int  # the biggest group's amount, the full scale of a chart of any page
+
+
 def pipeline_report(session: Session, actor: Person, group_by: str = "stage", quarter: str | None = None,
-                    owner: int | str | None = None, stages: str = "open") -> list[PipelineRow]:
-    """Deals the actor may see, grouped by stage, owner or close quarter; `stages` is "open",
-    "closed" or "all"; `quarter` (2026-Q1) keeps deals closing in it."""
+                    owner: int | str | None = None, stages: str = "open", offset: int = 0,
+                    limit: int = 50) -> PipelineReport:
+    """Deals the actor may see, grouped by stage, owner or close quarter, one page of groups at a
+    time (stages in pipeline order, owners by amount, quarters in time order), with the totals
+    over all groups; `stages` is "open", "closed" or "all"; `quarter` (2026-Q1) keeps deals
+    closing in it."""
     scope = require_sales(session, actor, "see the pipeline")
     grouping = fields.choice(group_by, GROUPINGS, "group_by")
     which = fields.choice(stages, ("open", "closed", "all"), "stages")
-    # Summed in SQL, one row per stage, owner or close date (dates are folded into quarters here),
-    # in the order each group is first met, so the report costs one pass over the deals in SQL.
+    check_window(offset, limit)
+    # Summed in SQL on the covering (stage, close date, owner, amount, probability) index, one row
+    # per stage, owner (named in the same statement) or close date (folded into quarters here): one
+    # pass over the deals' index entries, whatever page is asked for.
     column = {"stage": Opportunity.stage, "owner": Opportunity.owner_id, "quarter": Opportunity.close_date}[grouping]
-    stmt = (select(column, func.count(), func.sum(Opportunity.amount_cents),
-                   func.sum(cast(Opportunity.amount_cents, BigInteger) * Opportunity.probability))
-            .where(scope.read_filter(Opportunity.owner_id)).group_by(column).order_by(func.min(Opportunity.id)))
+    stmt = (select(column.label("key"), func.count().label("deals"), func.sum(Opportunity.amount_cents).label("cents"),
+                   func.sum(cast(Opportunity.amount_cents, BigInteger) * Opportunity.probability).label("weighted"))
+            .where(scope.read_filter(Opportunity.owner_id)).group_by(column))
     if which != "all":
         stmt = stmt.where(Opportunity.stage.in_(OPEN_STAGES if which == "open" else CLOSED_STAGES))
     if quarter not in (None, ""):
@@ -75,22 +91,48 @@ def pipeline_report(session: Session, actor: Person, group_by: str = "stage", qu
         stmt = stmt.where(Opportunity.close_date >= first, Opportunity.close_date <= last)
     if owner not in (None, ""):
         stmt = stmt.where(Opportunity.owner_id == resolve_owner(session, owner).id)
-    groups: dict[str, list[int]] = {}
-    for value, count, amount, weighted in session.execute(stmt):
-        key = value if grouping == "stage" else str(value) if grouping == "owner" else quarter_of(value)
-        bucket = groups.setdefault(key, [0, 0, 0])
-        bucket[0] += count
-        bucket[1] += int(amount)
-        bucket[2] += int(weighted)
-    names = dict(session.execute(select(Person.id, Person.name).where(
-        Person.id.in_([int(k) for k in groups]))).all()) if grouping == "owner" else {}
-    rows = [PipelineRow(k, names.get(int(k), k) if grouping == "owner" else k, c, a, (w + 50) // 100)
-            for k, (c, a, w) in groups.items()]
-    if grouping == "stage":
-        return sorted(rows, key=lambda r: STAGES.index(r.key))
     if grouping == "owner":
-        return sorted(rows, key=lambda r: (-r.amount_cents, r.label))
-    return sorted(rows, key=lambda r: r.key)
+        return _owner_report(session, stmt, offset, limit)
+    # A handful of stages or quarters: summed up and paged here.
+    groups = _folded_sums(session, stmt, grouping)
+    return PipelineReport(Page([PipelineRow(*g) for g in groups[offset:offset + limit]], len(groups), offset, limit),
+                          sum(g[2] for g in groups), sum(g[3] for g in groups), sum(g[4] for g in groups),
+                          max((g[3] for g in groups), default=0))
+
+
+def _owner_report(session: Session, stmt: Select, offset: int, limit: int) -> PipelineReport:
+    """Owners largest amount first (then by name), sorted, paged, named and totalled in SQL, so a
+    company's hundreds of owners cost one statement that returns one page."""
+    sums = stmt.subquery()
+    weighted = (cast(sums.c.weighted, BigInteger) + 50) // 100  # cents, rounded half up
+    totals = (func.count().over(), func.sum(sums.c.deals).over(), func.sum(sums.c.cents).over(),
+              func.sum(weighted).over(), func.max(sums.c.cents).over())
+    found = session.execute(select(sums.c.key, Person.name, sums.c.deals, sums.c.cents, weighted, *totals)
+                            .join(Person, Person.id == sums.c.key)
+                            .order_by(sums.c.cents.desc(), Person.name, sums.c.key).offset(offset).limit(limit)).all()
+    if not found:  # past the last owner: the totals alone
+        whole = select(sums.c.key.label("key"), sums.c.cents.label("cents"), weighted.label("weighted"),
+                       sums.c.deals.label("deals")).subquery()
+        found = [(None,) * 5 + tuple(session.execute(select(
+            func.count(), func.sum(whole.c.deals), func.sum(whole.c.cents), func.sum(whole.c.weighted),
+            func.max(whole.c.cents))).one())]
+    groups, deals, cents, weighted_cents, largest = found[0][5:]
+    rows = [PipelineRow(str(key), name, n, int(amount), int(weight)) for key, name, n, amount, weight, *_ in found
+            if key is not None]
+    return PipelineReport(Page(rows, groups, offset, limit), int(deals or 0), int(cents or 0), int(weighted_cents or 0),
+                          int(largest or 0))
+
+
+def _folded_sums(session: Session, stmt: Select, grouping: str) -> list[tuple]:
+    """One group per stage in pipeline order, or per quarter in time order (from the sums per close date)."""
+    groups: dict[str, list[int]] = {}
+    for value, deals, cents, weighted in session.execute(stmt):
+        bucket = groups.setdefault(value if grouping == "stage" else quarter_of(value), [0, 0, 0])
+        bucket[0] += deals
+        bucket[1] += int(cents)
+        bucket[2] += int(weighted)
+    order = sorted(groups, key=STAGES.index if grouping == "stage" else None)
+    return [(k, k, groups[k][0], groups[k][1], (groups[k][2] + 50) // 100) for k in order]
 
 
 @dataclass
@@ -106,7 +148,8 @@ class SearchHit:
 def search_records(session: Session, actor: Person, query: str, record_types: list[str] | None = None,
                    offset: int = 0, limit: int = 20) -> Page[SearchHit]:
     """Accounts, contacts, leads, opportunities and cases whose name (or email, company, subject)
-    contains `query`, each type in turn, limited to what the actor may see."""
+    contains `query`, each type in turn, limited to what the actor may see. Counting stops at the
+    next thousand past the page (the page then says its total is a lower bound)."""
     term = query_text(query)
     if not term:
         raise Invalid("query is empty: give part of a name, email or subject.")
@@ -118,20 +161,26 @@ def search_records(session: Session, actor: Person, query: str, record_types: li
         if record_types and set(kinds) - {"account", "contact"}:
             require_sales(session, actor, "search leads, opportunities or cases")
         kinds = [k for k in kinds if k in ("account", "contact")]
-    # Each type is counted in SQL and only the rows of the requested window are loaded (with the
-    # contact's account in the same query), so a page costs the same whatever the world's size.
+    # Each type is counted in SQL, up to what is left of one bound shared by all types (so a
+    # common word stops being counted once the bound is reached, and later types are not counted
+    # at all), and only the rows of the requested window are loaded (with the contact's account in
+    # the same query): a page costs about the same whatever the world's size.
     hits: list[SearchHit] = []
-    total = 0
+    total, exact, bound = 0, True, count_bound(offset, limit)
     for kind in RECORD_TYPES:
         if kind not in kinds:
             continue
+        if total >= bound:
+            exact = False
+            break
         stmt, hit = _search(scope, kind, term)
-        count = session.scalar(select(func.count()).select_from(stmt.order_by(None).subquery())) or 0
+        count, all_counted = bounded_count(session, stmt, bound - total)
         start, stop = max(0, offset - total), min(count, offset + limit - total)
         if stop > start:
             hits += [hit(r) for r in session.scalars(stmt.offset(start).limit(stop - start))]
         total += count
-    return Page(hits, total, offset, limit)
+        exact = exact and all_counted
+    return Page(hits, total, offset, limit, exact)
 
 
 def _search(scope, kind: str, term: str) -> tuple[Select, Callable[[object], SearchHit]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from officegym.apps.org.schemas import PersonBrief, Ref, page_model
+from officegym.apps.org.schemas import PageFields, PersonBrief, Ref, page_model
 
 
 
@@ -225,16 +225,16 @@ class PipelineRowOut(BaseModel):
     weighted_amount: float = Field(description="Sum of amount × probability, dollars")
 
 
-class PipelineOut(BaseModel):
-    """The pipeline report."""
+class PipelineOut(PageFields):
+    """The pipeline report: one page of groups (`total` counts the groups) and the sums over all of them."""
 
     group_by: str
     stages: str
     quarter: str | None
-    rows: list[PipelineRowOut]
-    count: int
-    amount: float
-    weighted_amount: float
+    rows: list[PipelineRowOut] = Field(description="One page of groups")
+    count: int = Field(description="Deals in every group")
+    amount: float = Field(description="Sum of the amounts of every group, dollars")
+    weighted_amount: float = Field(description="Sum of the weighted amounts of every group, dollars")
 
 
 class SearchHitOut(BaseModel):

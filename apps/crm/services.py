@@ -26,7 +26,8 @@ from .opportunities import (create_opportunity, get_opportunity, has_line_items,
 from .products import (add_line_item, approve_discount, approver_for, line_total, list_approvals, list_price_books,
                        list_products, price_book_entries, reject_discount, remove_line_item, request_discount,
                        update_line_item)
-from .reports import PipelineRow, SearchHit, pipeline_report, quarter_bounds, quarter_of, record_history, search_records
+from .reports import (PipelineReport, PipelineRow, SearchHit, pipeline_report, quarter_bounds, quarter_of, record_history,
+                      search_records)
 
 __all__ = [
     "Scope", "scope_of",
@@ -40,5 +41,6 @@ __all__ = [
     "approver_for",
     "list_activities", "list_my_tasks", "log_activity", "complete_task",
     "list_cases", "get_case", "create_case", "update_case", "escalate_case",
-    "PipelineRow", "SearchHit", "pipeline_report", "quarter_of", "quarter_bounds", "search_records", "record_history",
+    "PipelineReport", "PipelineRow", "SearchHit", "pipeline_report", "quarter_of", "quarter_bounds", "search_records",
+    "record_history",
 ]

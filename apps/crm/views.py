@@ -123,15 +123,15 @@ def search():
 
 @bp.get("/reports/pipeline")
 def pipeline():
-    """Deals grouped by stage, owner or quarter, as a table and bars."""
+    """Deals grouped by stage, owner or quarter, a page of groups at a time, as a table and bars."""
     group_by, stages, quarter = _arg("group_by") or "stage", _arg("stages") or "open", _arg("quarter")
     with ui() as (db, actor):
-        rows = services.pipeline_report(db, actor, group_by, quarter or None, None, stages)
-        top = max([r.amount_cents for r in rows] or [1]) or 1
-        bars = [(r, round(100 * r.amount_cents / top)) for r in rows]
-        total = sum(r.amount_cents for r in rows)
+        report = services.pipeline_report(db, actor, group_by, quarter or None, None, stages,
+                                          arg_int("offset", 0), PAGE)
+        top = report.largest_cents or 1
+        bars = [(r, round(100 * r.amount_cents / top)) for r in report.page.items]
         return render_template("crm/pipeline.html", bars=bars, group_by=group_by, stages=stages, quarter=quarter,
-                               total=total, count=sum(r.count for r in rows), dollars=dollars)
+                               report=report, page=report.page, dollars=dollars)
 
 
 from . import record_views  # noqa: E402,F401 - registers the record pages on bp

@@ -18,14 +18,17 @@ from .models import Department, Person, Team
 class PageFields(BaseModel):
     """Where an offset-paginated list stands (the same fields in every app)."""
 
-    total: int = Field(description="How many items match in all")
+    total: int = Field(description="How many items match in all (at least this many when total_is_exact is false)")
+    total_is_exact: bool = Field(True, description=(
+        "False when a search stopped counting: more than `total` items may match; narrow the search to count them"))
     offset: int = Field(description="Offset of the first item returned")
     next_offset: int | None = Field(description="Pass as `offset` for the next page; null on the last page")
 
 
 def page_fields(page) -> dict:
     """The PageFields of an officegym Page, as keyword arguments."""
-    return {"total": page.total, "offset": page.offset, "next_offset": page.next_offset}
+    return {"total": page.total, "total_is_exact": page.total_is_exact, "offset": page.offset,
+            "next_offset": page.next_offset}
 
 
 def page_model(name: str, item, noun: str, module: str) -> type[PageFields]:

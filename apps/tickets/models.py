@@ -140,8 +140,10 @@ class Ticket(Base):
 # Boards and queues: a project's tickets in one status, highest priority first (then by number).
 Index("ix_tickets_ticket_project_status_rank", Ticket.project_id, Ticket.status, Ticket.priority_rank.desc(),
       Ticket.number)
-# A sprint's tickets, and its counts per status read from the index alone.
-Index("ix_tickets_ticket_sprint_status", Ticket.sprint_id, Ticket.status, Ticket.project_id)
+# A sprint's board: its tickets in one status, highest priority first, and its counts per status,
+# read from the index alone (a project-wide index would walk every sprint's done tickets).
+Index("ix_tickets_ticket_sprint_status", Ticket.sprint_id, Ticket.status, Ticket.priority_rank.desc(), Ticket.number,
+      Ticket.project_id)
 
 
 class TicketLabel(Base):

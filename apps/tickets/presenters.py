@@ -204,4 +204,4 @@ def board_out(session: Session, board: services.Board) -> BoardOut:
     cards = iter(tickets_out(session, [t for c in board.columns for t in c.tickets]))
     return BoardOut(project=board.project.key, sprint=sprints_out(session, [board.sprint])[0] if board.sprint else None,
                     columns=[ColumnOut(status=c.status, total=c.total, tickets=[next(cards) for _ in c.tickets])
-                             for c in board.columns])
+                             for c in board.columns], offset=board.offset, next_offset=board.next_offset)

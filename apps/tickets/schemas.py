@@ -199,8 +199,8 @@ class ColumnOut(BaseModel):
     """A board column: the tickets in one status."""
 
     status: str
-    total: int = Field(description="Tickets in this status (at most 100 are listed)")
-    tickets: list[TicketOut]
+    total: int = Field(description="Tickets in this status, all of them (the board lists one window of them)")
+    tickets: list[TicketOut] = Field(description="Highest priority first, from the board's offset")
 
 
 class BoardOut(BaseModel):
@@ -209,6 +209,10 @@ class BoardOut(BaseModel):
     project: str = Field(description="Project key")
     sprint: SprintOut | None = Field(description="The sprint shown; null for the open backlog or queue")
     columns: list[ColumnOut]
+    offset: int = Field(description="Cards skipped at the top of every column")
+    next_offset: int | None = Field(description=(
+        "Pass as `offset` to see the next cards of the columns that have more; null when every column is shown "
+        "to its end"))
 
 
 ProjectPage = page_model("ProjectPage", ProjectOut, "projects", __name__)

@@ -24,8 +24,8 @@ from .flow import available_transitions, blocked_work, blockers, transition_tick
 from .projects import (create_component, create_project, get_group, get_project, group_members, list_components,
                        list_groups, list_projects, open_counts, update_project)
 from .search import get_history, get_sla, search_tickets
-from .sprints import (Board, active_sprint, complete_sprint, create_sprint, get_board, list_sprints, set_sprint,
-                      start_sprint)
+from .sprints import (BOARD_CARDS, Board, active_sprint, complete_sprint, create_sprint, get_board, list_sprints,
+                      set_sprint, start_sprint)
 from .tickets import (assign_ticket, components_of, create_ticket, get_ticket, labels_of, sub_tasks,
                       update_ticket)
 
@@ -38,6 +38,6 @@ __all__ = [
     "list_comments", "add_comment", "add_work_note", "list_watchers", "watch_ticket", "unwatch_ticket",
     "links_of", "link_tickets", "unlink_tickets",
     "list_sprints", "active_sprint", "create_sprint", "start_sprint", "complete_sprint", "set_sprint",
-    "Board", "get_board",
+    "BOARD_CARDS", "Board", "get_board",
     "search_tickets", "get_history", "get_sla",
 ]

@@ -17,6 +17,7 @@ from officegym import clock
 from officegym.apps.org.models import Person
 from officegym.errors import Conflict, Invalid
 from officegym.journal import journaled
+from officegym.pagination import check_window
 from officegym.values import day, text
 
 from . import workflow
@@ -25,12 +26,12 @@ from .history import apply_changes
 from .lookups import resolve_project, resolve_sprint, resolve_ticket
 from .models import Project, Sprint, Ticket
 
-BOARD_LIMIT = 100  # tickets per column
+BOARD_CARDS = 10  # cards per column shown at once: a board of a big team's sprint would be unreadable
 
 
 @dataclass
 class Column:
-    """A board column: a status and the tickets in it (at most BOARD_LIMIT, `total` counts all)."""
+    """A board column: a status, one window of its tickets and `total`, how many it holds in all."""
 
     status: str
     tickets: list[Ticket] = field(default_factory=list)
@@ -39,11 +40,20 @@ class Column:
 
 @dataclass
 class Board:
-    """A project's board, for one sprint or for the open backlog/queue."""
+    """A project's board, for one sprint or for the open backlog/queue, showing cards `offset` to
+    `offset + limit` of every column."""
 
     project: Project
     sprint: Sprint | None
     columns: list[Column]
+    offset: int = 0
+    limit: int = BOARD_CARDS
+
+    @property
+    def next_offset(self) -> int | None:
+        """The offset showing the next cards of the columns that have more, or None."""
+        more = any(c.total > self.offset + self.limit for c in self.columns)
+        return self.offset + self.limit if more else None
 
 
 def _software(project: Project) -> None:
@@ -145,8 +155,12 @@ def _totals(session: Session, stmt) -> dict[str, int]:
     return dict(session.execute(select(rows.c.status, func.count()).group_by(rows.c.status)).all())
 
 
-def get_board(session: Session, actor: Person, project: int | str, sprint: int | str | None = None) -> Board:
-    """The project's board: the given or the active sprint, else the open tickets (the backlog or queue)."""
+def get_board(session: Session, actor: Person, project: int | str, sprint: int | str | None = None,
+              offset: int = 0, limit: int = BOARD_CARDS) -> Board:
+    """The project's board: the given or the active sprint, else the open tickets (the backlog or
+    queue); each column shows its cards from `offset`, at most `limit` of them, highest priority
+    first, and counts them all."""
+    check_window(offset, limit)
     found = resolve_project(session, project)
     chosen = resolve_sprint(session, found, sprint) if sprint not in (None, "") else (
         None if found.is_service_desk else active_sprint(session, found))
@@ -155,11 +169,11 @@ def get_board(session: Session, actor: Person, project: int | str, sprint: int |
     base = base.where(Ticket.sprint_id == chosen.id) if chosen else base.where(
         Ticket.status.not_in(workflow.DONE_STATUSES))
     totals = _totals(session, base)
-    # One query per column, highest priority first, stopping at BOARD_LIMIT on the
-    # (project, status, priority rank, number) index: a board of a huge sprint reads one page per column.
+    # One query per column, highest priority first, reading one window on the (sprint or project,
+    # status, priority rank, number) indexes: a board of a huge sprint costs what a small one does.
     order = (Ticket.priority_rank.desc(), Ticket.number)
     columns = [Column(status, list(session.scalars(base.where(Ticket.status == status).order_by(*order)
-                                                   .limit(BOARD_LIMIT))) if totals.get(status) else [],
-                      totals.get(status, 0))
+                                                   .offset(offset).limit(limit)))
+                      if totals.get(status, 0) > offset else [], totals.get(status, 0))
                for status in kinds if chosen is not None or workflow.is_open(status)]
-    return Board(found, chosen, columns)
+    return Board(found, chosen, columns, offset, limit)

@@ -15,6 +15,7 @@ from .query import tokenize
 
 bp = Blueprint("tickets", __name__, template_folder="templates")
 PAGE = 25
+CARDS = services.BOARD_CARDS  # cards of each board column a page shows
 SORTS = ("key", "summary", "type", "status", "priority", "assignee", "updated")
 
 
@@ -55,7 +56,7 @@ def home():
 def board(key: str):
     """A project's board: columns by status for the chosen or the active sprint, else the open work."""
     with ui() as (db, actor):
-        shown = services.get_board(db, actor, key, arg("sprint") or None)
+        shown = services.get_board(db, actor, key, arg("sprint") or None, arg_int("offset", 0), CARDS)
         project = shown.project
         sprints = [] if project.is_service_desk else services.list_sprints(db, actor, project.key)
         is_lead = actor.is_admin or actor.id == project.lead_id

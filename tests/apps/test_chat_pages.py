@@ -8,6 +8,7 @@ import re
 from sqlalchemy import select
 from ui_helpers import channel, error_message, message_ids, private_channel_hidden_from_a_member, text_of
 
+from officegym import pagination
 from officegym.apps.chat import services
 from officegym.apps.chat.models import Channel, Message
 
@@ -121,6 +122,19 @@ def test_search_pages_through_results(browser, owner):
     assert len(message_ids(first)) == 20 and 'data-testid="page-next"' in text_of(first)
     second = browser.get("/chat/search", query_string={"q": "pagination marker", "offset": 20})
     assert len(message_ids(second)) == 5 and not set(message_ids(first)) & set(message_ids(second))
+
+
+def test_search_says_when_it_stopped_counting(browser, owner, monkeypatch):
+    monkeypatch.setattr(pagination, "COUNT_STEP", 4)  # a page of 20 counts to 24 here (to 1,000 in a real search)
+    with browser.db() as db:
+        for i in range(25):
+            services.post_message(db, owner, "random", f"bounded marker {i}")
+    first = text_of(browser.get("/chat/search", query_string={"q": "bounded marker"}))
+    count = re.search(r'data-testid="search-count"[^>]*>([^<]*)<', first).group(1)
+    assert count.startswith("24+ results") and "narrow the search" in count
+    assert re.search(r'class="pager-status">1–20 of 24\+<', first)
+    last = text_of(browser.get("/chat/search", query_string={"q": "bounded marker", "offset": 20}))
+    assert re.search(r'data-testid="search-count"[^>]*>25 results<', last)
 
 
 def test_mentions_pins_unreads_browse_and_dm_pages(browser, owner):

@@ -195,16 +195,51 @@ def test_pipeline_report_sums_what_the_actor_sees(world):
     with episode.session() as session:
         rep = cast(session, "rep")
         mine = crm.list_opportunities(session, rep, stage="open", limit=200).items
-        rows = crm.pipeline_report(session, rep, group_by="stage")
-        assert sum(r.count for r in rows) == len(mine)
-        assert sum(r.amount_cents for r in rows) == sum(o.amount_cents for o in mine)
-        by_quarter = crm.pipeline_report(session, rep, group_by="quarter", stages="all")
+        report = crm.pipeline_report(session, rep, group_by="stage")
+        rows = report.page.items
+        assert sum(r.count for r in rows) == len(mine) == report.count
+        assert sum(r.amount_cents for r in rows) == sum(o.amount_cents for o in mine) == report.amount_cents
+        by_quarter = crm.pipeline_report(session, rep, group_by="quarter", stages="all").page.items
         assert [r.key for r in by_quarter] == sorted(r.key for r in by_quarter)
         q1 = crm.pipeline_report(session, rep, group_by="owner", quarter="2026-Q1", stages="all")
         in_q1 = crm.list_opportunities(session, rep, close_from="2026-01-01", close_to="2026-03-31", limit=200)
-        assert sum(r.count for r in q1) == in_q1.total
+        assert sum(r.count for r in q1.page.items) == q1.count == in_q1.total
     refused(episode, Invalid, crm.pipeline_report, lambda s: cast(s, "rep"), quarter="Q5")
     refused(episode, Invalid, crm.pipeline_report, lambda s: cast(s, "rep"), group_by="colour")
+    refused(episode, Invalid, crm.pipeline_report, lambda s: cast(s, "rep"), limit=0)
+
+
+def test_pipeline_report_pages_hold_every_group_once_with_totals_over_all(world):
+    episode, cast = world
+    with episode.session() as session:
+        head = cast(session, "head")
+        whole = crm.pipeline_report(session, head, group_by="owner", stages="all", limit=200)
+        assert whole.page.total == len(whole.page.items) > 2 and whole.page.next_offset is None
+        pages, offset = [], 0
+        while offset is not None:
+            report = crm.pipeline_report(session, head, group_by="owner", stages="all", offset=offset, limit=2)
+            assert (report.count, report.amount_cents, report.weighted_cents) == (
+                whole.count, whole.amount_cents, whole.weighted_cents)
+            assert report.largest_cents == max(r.amount_cents for r in whole.page.items)
+            pages.append(report.page.items)
+            offset = report.page.next_offset
+        assert [r.key for page in pages for r in page] == [r.key for r in whole.page.items]
+        amounts = [r.amount_cents for r in whole.page.items]
+        assert amounts == sorted(amounts, reverse=True)  # owners come largest first
+        beyond = crm.pipeline_report(session, head, group_by="owner", stages="all", offset=500, limit=2)
+        assert beyond.page.items == [] and beyond.page.total == whole.page.total
+        assert (beyond.count, beyond.amount_cents, beyond.weighted_cents, beyond.largest_cents) == (
+            whole.count, whole.amount_cents, whole.weighted_cents, whole.largest_cents)
+        # Each owner's row, summed here from the deals (weighted cents rounded half up per owner).
+        deals = session.execute(select(Opportunity.owner_id, Opportunity.amount_cents, Opportunity.probability)).all()
+        expected: dict[str, list[int]] = {}
+        for owner_id, cents, probability in deals:
+            row = expected.setdefault(str(owner_id), [0, 0, 0])
+            row[0], row[1], row[2] = row[0] + 1, row[1] + cents, row[2] + cents * probability
+        assert {r.key: (r.count, r.amount_cents, r.weighted_cents) for r in whole.page.items} == {
+            key: (n, cents, (weighted + 50) // 100) for key, (n, cents, weighted) in expected.items()}
+        names = dict(session.execute(select(Person.id, Person.name)).all())
+        assert [r.label for r in whole.page.items] == [names[int(r.key)] for r in whole.page.items]
 
 
 def test_cases_escalate_once_and_closing_stamps_the_time(world):

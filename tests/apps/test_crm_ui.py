@@ -11,6 +11,7 @@ from sqlalchemy import select
 from ui_helpers import Browser, call_tools, db_changes, error_message, text_of
 
 from officegym.apps.crm import services
+from officegym.apps.crm import views as crm_views
 from officegym.apps.crm.models import Account, Activity, Case, Lead, LineItem, Opportunity
 from officegym.apps.org.models import Department, Person
 
@@ -80,10 +81,27 @@ def test_lists_sort_filter_and_page(browser):
 def test_pipeline_page_totals_match_the_service(browser):
     page = text_of(browser.get("/crm/reports/pipeline?stages=all"))
     with browser.db() as db:
-        rows = services.pipeline_report(db, browser.episode.actor(db), stages="all")
+        rows = services.pipeline_report(db, browser.episode.actor(db), stages="all").page.items
     total = re.search(r'data-testid="pipeline-total">\$([\d,.]+)<', page).group(1)
     assert float(total.replace(",", "")) == sum(r.amount_cents for r in rows) / 100
     assert page.count('data-testid="pipeline-row"') == len(rows) and "<svg" in page
+
+
+def test_pipeline_page_pages_owners_and_keeps_the_grand_total(browser, monkeypatch):
+    monkeypatch.setattr(crm_views, "PAGE", 2)  # the small world has a handful of owners; 2 a page makes several
+    with browser.db() as db:
+        report = services.pipeline_report(db, browser.episode.actor(db), group_by="owner", stages="all", limit=200)
+    owners = [r.key for r in report.page.items]
+    shown = []
+    url = "/crm/reports/pipeline?group_by=owner&stages=all"
+    while url:
+        page = text_of(browser.get(url))
+        shown += re.findall(r'data-testid="pipeline-row" data-key="(\d+)"', page)
+        total = re.search(r'data-testid="pipeline-total">\$([\d,.]+)<', page).group(1)
+        assert float(total.replace(",", "")) == report.amount_cents / 100
+        following = re.search(r'rel="next" data-testid="page-next" href="([^"]+)"', page)
+        url = following.group(1).replace("&amp;", "&").removeprefix(browser.base) if following else None
+    assert shown == owners and len(owners) > 2
 
 
 def test_forms_write_through_the_services(browser, rep):

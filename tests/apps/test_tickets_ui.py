@@ -15,6 +15,7 @@ from ui_helpers import Browser, error_message, text_of
 from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets import services
+from officegym.apps.tickets import views as tickets_views
 from officegym.apps.tickets.models import Comment, Group, GroupMember, Link, Project, Sprint, Ticket, Watcher
 
 
@@ -56,6 +57,23 @@ def test_board_columns_hold_the_active_sprints_tickets(browser):
             shown = re.search(rf'data-status="{column.status}">(.*?)</section>', page, re.S).group(1)
             assert re.findall(r'data-testid="board-card" data-key="([A-Z]+-\d+)"', shown) == [t.key for t in column.tickets]
     assert 'data-testid="sprint-admin"' in page  # the CEO is an admin: sprint forms are shown
+
+
+def test_board_pages_show_every_card_once_in_priority_order(browser, monkeypatch):
+    monkeypatch.setattr(tickets_views, "CARDS", 1)  # the test sprint's columns hold a card or two: one a page pages
+    with browser.db() as db:
+        whole = services.get_board(db, browser.episode.actor(db), "ENG", limit=200)
+    expected = {c.status: [t.key for t in c.tickets] for c in whole.columns}
+    shown: dict[str, list[str]] = {status: [] for status in expected}
+    url, pages = "/tickets/projects/ENG/board", 0
+    while url:
+        page, pages = text_of(browser.get(url)), pages + 1
+        for status in expected:
+            column = re.search(rf'data-status="{status}">(.*?)</section>', page, re.S).group(1)
+            shown[status] += re.findall(r'data-testid="board-card" data-key="([A-Z]+-\d+)"', column)
+        following = re.search(r'rel="next" data-testid="page-next" href="([^"]+)"', page)
+        url = following.group(1).replace("&amp;", "&").removeprefix(browser.base) if following else None
+    assert shown == expected and pages == max(len(keys) for keys in expected.values()) > 1
 
 
 def test_query_box_runs_the_query_and_sorts_by_column(browser):

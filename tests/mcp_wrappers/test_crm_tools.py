@@ -275,8 +275,13 @@ def test_pipeline_report_matches_the_deals(as_role):
     assert {r["key"]: (r["count"], r["amount"]) for r in got["rows"]} == {
         stage: (count, round(cents / 100, 2)) for stage, count, cents in rows}
     assert got["count"] == sum(r[1] for r in rows) and got["group_by"] == "stage"
-    by_owner = head.ok("crm_get_pipeline_report", {"group_by": "owner", "stages": "all"})
+    by_owner = head.ok("crm_get_pipeline_report", {"group_by": "owner", "stages": "all", "limit": 200})
     assert sum(r["count"] for r in by_owner["rows"]) == head.ok("crm_list_opportunities", {})["total"]
+    first = head.ok("crm_get_pipeline_report", {"group_by": "owner", "stages": "all", "limit": 2})
+    second = head.ok("crm_get_pipeline_report", {"group_by": "owner", "stages": "all", "offset": 2, "limit": 2})
+    assert first["rows"] + second["rows"] == by_owner["rows"][:4] and first["next_offset"] == 2
+    assert first["total"] == by_owner["total"] == len(by_owner["rows"])
+    assert (first["count"], first["amount"]) == (by_owner["count"], by_owner["amount"])  # totals of every group
     by_quarter = head.ok("crm_get_pipeline_report", {"group_by": "quarter", "stages": "closed"})
     assert all(r["key"][4:6] == "-Q" for r in by_quarter["rows"])
 

@@ -235,6 +235,19 @@ def test_sprints_and_the_board(world):
     assert backlog["sprint"] is None and ticket_row(lead, scene["story"]).sprint_id is None
 
 
+def test_board_columns_show_a_window_of_cards_and_count_them_all(world):
+    lead, scene = world("lead")
+    whole = lead.ok("tickets_get_board", {"project": DESK})
+    queued = {c["status"]: [t["key"] for t in c["tickets"]] for c in whole["columns"]}
+    assert sorted(queued["New"]) == sorted([scene["request"], scene["incident"]]) and whole["next_offset"] is None
+    first = lead.ok("tickets_get_board", {"project": DESK, "limit": 1})
+    second = lead.ok("tickets_get_board", {"project": DESK, "limit": 1, "offset": first["next_offset"]})
+    new = [next(c for c in board["columns"] if c["status"] == "New") for board in (first, second)]
+    assert [c["total"] for c in new] == [2, 2] and first["next_offset"] == 1 and second["next_offset"] is None
+    assert [t["key"] for c in new for t in c["tickets"]] == queued["New"]  # the same order, one card at a time
+    lead.fails("tickets_get_board", {"project": DESK, "limit": 0}, "limit")
+
+
 def test_search_filters_orders_and_pages(world):
     admin, scene = world("admin")
     found = admin.ok("tickets_search_tickets", {"query": f"project = {DESK} ORDER BY key DESC"})
