@@ -21,18 +21,30 @@ def page_urls(episode: Episode) -> dict[str, str]:
 
 
 def bench_pages(bench: Bench) -> list[Figure]:
-    """Each page loaded through the Flask test client."""
+    """Each page loaded through the Flask test client; at medium and large, in turn with the same
+    page of a small episode (the row's `small_p50`)."""
     from officegym.web import create_app
 
     episode = bench.store.create(scale=bench.scale)
+    small = bench.store.create(scale="small") if bench.paired else None
     client = create_app(bench.store).test_client()
     figures = []
     for name, url in page_urls(episode).items():
-        def load(url=url):
-            response = client.get(url)
-            assert response.status_code == 200, (url, response.status_code)
-        figure = measure(f"UI {name}", load, bench.runs(100), target=bench.target("p50 <= 30 ms"), kind="page")
+        load = _loader(client, url)
+        baseline = _loader(client, page_urls(small)[name]) if small else None
+        figure = measure(f"UI {name}", load, bench.runs(100), target=bench.target("p50 <= 30 ms"), kind="page",
+                         baseline=baseline)
         figure.queries = count_queries(episode.engine, load)
         figures.append(figure)
-    bench.store.delete(episode.id)
+    for made in (episode, small):
+        if made is not None:
+            bench.store.delete(made.id)
     return figures
+
+
+def _loader(client, url: str):
+    """A call that loads one page and insists on a 200."""
+    def load():
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+    return load

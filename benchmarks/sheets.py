@@ -9,7 +9,7 @@ import anyio
 from sqlalchemy import select
 
 from .queries import count_queries, recording
-from .timing import Bench, Figure, measure, measure_async, percentiles
+from .timing import Bench, Figure, figure_of, measure, measure_async_each
 
 ROWS = 1000
 
@@ -71,67 +71,74 @@ FORECAST = "Sales Forecast"  # part of the seeded forecast's title (FY<year> Sal
 SMALL_RANGE = "Pipeline!A1:D20"
 
 
-def _forecast_owner(bench: Bench) -> str:
-    """The handle of the seeded forecast's owner (the head of Sales), who may read and write it."""
+def _forecast_episode(bench: Bench, scale: str):
+    """An episode of `scale` acting as the seeded forecast's owner (the head of Sales), who may read
+    and write it, and the forecast's workbook id."""
     from officegym.apps.org.models import Person
     from officegym.apps.sheets.models import Workbook
 
-    episode = bench.store.create(scale=bench.scale)
-    with episode.session() as session:
-        handle = session.scalar(select(Person.handle).join(Workbook, Workbook.owner_id == Person.id)
-                                .where(Workbook.title.contains(FORECAST)))
-    bench.store.delete(episode.id)
-    return handle
+    probe = bench.store.create(scale=scale)
+    with probe.session() as session:
+        handle, book = session.execute(select(Person.handle, Workbook.id).join(Workbook, Workbook.owner_id == Person.id)
+                                       .where(Workbook.title.contains(FORECAST))).one()
+    bench.store.delete(probe.id)
+    return bench.store.create(scale=scale, actor=handle), book
 
 
-async def _server_figure(episode, name: str, args, bench: Bench, note: str = "") -> Figure:
+async def _server_figure(episodes, name: str, args, bench: Bench, note: str = "") -> Figure:
     """An MCP tool called in process, timed from the server's side as in benchmarks.tools:
-    `server.call_tool` (argument validation, service, result), no client; `args` may be a callable
-    giving fresh arguments per call."""
-    server = episode.mcp_server()
-    samples = await measure_async(lambda: server.call_tool(name, args() if callable(args) else args), bench.runs(100))
-    p50, p95 = percentiles(samples)
-    with recording(episode.engine) as statements:
-        await server.call_tool(name, args() if callable(args) else args)
-    return Figure(f"MCP {name}, server", len(samples), p50, p95, bench.target("p50 <= 3 ms"), note, kind="tool",
-                  queries=len(statements))
+    `server.call_tool` (argument validation, service, result), no client, in turn on each of
+    `episodes` (the second, if any, is the small one); `args(episode)` gives each call's arguments."""
+    servers = [episode.mcp_server() for episode in episodes]
+    samples = await measure_async_each([lambda e=e, s=s: s.call_tool(name, args(e)) for e, s in zip(episodes, servers)],
+                                       bench.runs(100))
+    with recording(episodes[0].engine) as statements:
+        await servers[0].call_tool(name, args(episodes[0]))
+    figure = figure_of(f"MCP {name}, server", samples, bench.target("p50 <= 3 ms"), note, kind="tool")
+    figure.queries = len(statements)
+    return figure
 
 
 def bench_seeded_forecast(bench: Bench) -> list[Figure]:
     """On the seeded FY sales forecast, as its owner: read A1:D20 of the Pipeline through the service,
     load the Pipeline's grid page through the Flask test client, and call sheets_read_range and
-    sheets_write_cells (an amount on the Pipeline, which the Summary's totals depend on) over MCP."""
+    sheets_write_cells (an amount on the Pipeline, which the Summary's totals depend on) over MCP;
+    at medium and large, the page and the tools in turn with the same on a small episode."""
     from officegym.apps.sheets import services
     from officegym.web import create_app
 
     store = bench.store
-    episode = store.create(scale=bench.scale, actor=_forecast_owner(bench))
+    made = [_forecast_episode(bench, bench.scale)] + ([_forecast_episode(bench, "small")] if bench.paired else [])
+    episodes, books = [e for e, _ in made], {e.id: book for e, book in made}
+    episode, book = made[0]
     with episode.session() as session:
         actor = episode.actor(session)
-        book = services.list_workbooks(session, actor, FORECAST).items[0].id
         figures = [measure("sheets read range A1:D20, service",
                            lambda: services.read_range(session, actor, book, SMALL_RANGE), bench.runs(200),
                            target=bench.target("p50 <= 3 ms"), note="seeded forecast, Pipeline")]
     client = create_app(store).test_client()
-    url = f"/e/{episode.id}/sheets/w/{book}?sheet=Pipeline"
 
-    def page():
+    def page(e):
+        url = f"/e/{e.id}/sheets/w/{books[e.id]}?sheet=Pipeline"
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
-    figure = measure("UI sheets grid page, forecast Pipeline", page, bench.runs(100),
-                     target=bench.target("p50 <= 30 ms"), note="40 rows x 12 columns", kind="page")
-    figure.queries = count_queries(episode.engine, page)
+    figure = measure("UI sheets grid page, forecast Pipeline", lambda: page(episode), bench.runs(100),
+                     target=bench.target("p50 <= 30 ms"), note="40 rows x 12 columns", kind="page",
+                     baseline=(lambda: page(episodes[1])) if len(episodes) > 1 else None)
+    figure.queries = count_queries(episode.engine, lambda: page(episode))
     figures.append(figure)
     amounts = iter(range(10**9))
 
     async def tools() -> list[Figure]:
-        read = await _server_figure(episode, "sheets_read_range", {"workbook": book, "range": SMALL_RANGE}, bench,
+        read = await _server_figure(episodes, "sheets_read_range",
+                                    lambda e: {"workbook": books[e.id], "range": SMALL_RANGE}, bench,
                                     "seeded forecast, Pipeline")
-        write = await _server_figure(episode, "sheets_write_cells", lambda: {
-            "workbook": book, "cells": [{"cell": "Pipeline!E2", "value": 100_000 + next(amounts) % 997}]}, bench,
-            "1 amount; weighted, quarter and stage totals recalculated")
+        write = await _server_figure(episodes, "sheets_write_cells", lambda e: {
+            "workbook": books[e.id], "cells": [{"cell": "Pipeline!E2", "value": 100_000 + next(amounts) % 997}]},
+            bench, "1 amount; weighted, quarter and stage totals recalculated")
         return [read, write]
 
     figures += anyio.run(tools)
-    store.delete(episode.id)
+    for made_episode in episodes:
+        store.delete(made_episode.id)
     return figures

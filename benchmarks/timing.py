@@ -19,7 +19,8 @@ TARGET_SCALES = ("tiny", "small", "medium")
 @dataclass
 class Figure:
     """One row of the benchmark table. `kind` is "tool" or "page" for the rows whose time at
-    medium and large is compared with small; `queries` is the SQL statements one call ran."""
+    medium and large is compared with small; `small_p50` is that small-world time when it was
+    measured in turn with this row's calls; `queries` is the SQL statements one call ran."""
 
     name: str
     runs: int
@@ -32,6 +33,7 @@ class Figure:
     queries: int | None = None
     scale: str = ""
     backend: str = ""
+    small_p50: float | None = None
 
 
 @dataclass
@@ -47,6 +49,11 @@ class Bench:
     def runs(self, n: int) -> int:
         """`n` repetitions, or a fifth of them (at least 10) with --quick."""
         return max(10, n // 5) if self.quick else n
+
+    @property
+    def paired(self) -> bool:
+        """Whether rows compared with small are timed in turn with the same work on a small episode."""
+        return self.scale in ("medium", "large")
 
     def target(self, text: str) -> str:
         """An absolute design target, which holds on SQLite at small and medium only."""
@@ -74,41 +81,89 @@ BUDGET_SECONDS = 15.0
 MIN_RUNS = 10
 
 
+def figure_of(name: str, samples: list[list[float]], target: str = "", note: str = "", kind: str = "") -> Figure:
+    """A row from the samples of measure_each: the first function's, and as `small_p50` the p50 of
+    the second (the same work on the small world) when there is one."""
+    p50, p95 = percentiles(samples[0])
+    figure = Figure(name, len(samples[0]), p50, p95, target, note, kind=kind)
+    figure.small_p50 = percentiles(samples[1])[0] if len(samples) > 1 else None
+    return figure
+
+
 def measure(name: str, fn: Callable[[], object], runs: int = 100, warmup: int = 5, target: str = "",
-            note: str = "", kind: str = "") -> Figure:
-    """Time `fn` `runs` times after `warmup` calls (fewer of both when the time budget runs out)."""
-    warm_until = time.perf_counter() + BUDGET_SECONDS / 5
-    for _ in range(warmup):
-        fn()
-        if time.perf_counter() > warm_until:
-            break
-    samples = []
-    deadline = time.perf_counter() + BUDGET_SECONDS
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
-        if len(samples) >= MIN_RUNS and start > deadline:
-            break
-    p50, p95 = percentiles(samples)
-    return Figure(name, len(samples), p50, p95, target, note, kind=kind)
+            note: str = "", kind: str = "", baseline: Callable[[], object] | None = None) -> Figure:
+    """Time `fn` `runs` times after `warmup` calls (fewer of both when the time budget runs out).
+    With `baseline` (the same work on the small world) the two are called in turn and the
+    figure carries the baseline's p50 as `small_p50`."""
+    samples = measure_each([fn] if baseline is None else [fn, baseline], runs, warmup)
+    return figure_of(name, samples, target, note, kind)
+
+
+class Rounds:
+    """The pacing of measure_each: warm-up rounds, then `runs` rounds (fewer once the time budget
+    is spent, with at least MIN_RUNS), each calling every measured function once, in an order
+    that flips every round so that none always runs warm after the other. Calling them in turn
+    cancels the machine's drift out of their ratio."""
+
+    def __init__(self, count: int, runs: int, warmup: int):
+        self.samples: list[list[float]] = [[] for _ in range(count)]
+        self.runs, self.warmup, self.rounds = runs, warmup, 0
+        self.warm_until, self.deadline, self.started = time.perf_counter() + BUDGET_SECONDS / 5, None, 0.0
+
+    def more(self) -> bool:
+        """Whether to run another round (and note when it starts)."""
+        done = len(self.samples[0])
+        if done >= self.runs or (done >= MIN_RUNS and self.started > self.deadline):
+            return False
+        self.started = time.perf_counter()
+        return True
+
+    def order(self) -> list[int]:
+        """The functions' indexes in this round's order."""
+        indexes = list(range(len(self.samples)))
+        return indexes if self.rounds % 2 == 0 else indexes[::-1]
+
+    def record(self, taken: list[tuple[int, float]]) -> None:
+        """A round's (index, milliseconds), kept once the warm-up is over."""
+        self.rounds += 1
+        if self.deadline is None:
+            self.warmup -= 1
+            if self.warmup <= 0 or self.started > self.warm_until:
+                self.deadline = time.perf_counter() + BUDGET_SECONDS
+            return
+        for index, ms in taken:
+            self.samples[index].append(ms)
+
+
+def measure_each(fns: list[Callable[[], object]], runs: int, warmup: int = 5) -> list[list[float]]:
+    """Milliseconds of each of `fns`, called in turn round after round (see Rounds)."""
+    rounds = Rounds(len(fns), runs, warmup)
+    while rounds.more():
+        taken = []
+        for index in rounds.order():
+            start = time.perf_counter()
+            fns[index]()
+            taken.append((index, (time.perf_counter() - start) * 1000))
+        rounds.record(taken)
+    return rounds.samples
 
 
 async def measure_async(call: Callable[[], Awaitable[object]], runs: int, warmup: int = 20) -> list[float]:
     """Milliseconds of `runs` awaited calls after `warmup` ones (fewer of both when the time budget
     runs out, as in `measure`); a result with `is_error` set fails the benchmark."""
-    samples: list[float] = []
-    warm_until, deadline = time.perf_counter() + BUDGET_SECONDS / 5, None
-    while len(samples) < runs:
-        start = time.perf_counter()
-        result = await call()
-        assert not getattr(result, "is_error", False), result
-        if deadline is None:  # still warming up
-            warmup -= 1
-            if warmup <= 0 or start > warm_until:
-                deadline = time.perf_counter() + BUDGET_SECONDS
-            continue
-        samples.append((time.perf_counter() - start) * 1000)
-        if len(samples) >= MIN_RUNS and start > deadline:
-            break
-    return samples
+    return (await measure_async_each([call], runs, warmup))[0]
+
+
+async def measure_async_each(calls: list[Callable[[], Awaitable[object]]], runs: int,
+                             warmup: int = 20) -> list[list[float]]:
+    """`measure_each` for awaited calls; a result with `is_error` set fails the benchmark."""
+    rounds = Rounds(len(calls), runs, warmup)
+    while rounds.more():
+        taken = []
+        for index in rounds.order():
+            start = time.perf_counter()
+            result = await calls[index]()
+            taken.append((index, (time.perf_counter() - start) * 1000))
+            assert not getattr(result, "is_error", False), result
+        rounds.record(taken)
+    return rounds.samples
