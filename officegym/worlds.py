@@ -50,6 +50,7 @@ def code_fingerprint() -> str:
 
     sources = sorted(Path(seed_data.__file__).parent.glob("*.py"))
     sources += sorted(Path(apps.__file__).parent.glob("*/models.py"))
+    sources += sorted(Path(apps.__file__).parent.glob("*/schema_triggers.py"))
     sources += [root / "db.py", root / "journal.py", root / "clock.py", root / "worlds.py", root / "change_log.py"]
     digest = hashlib.sha256()
     for source in sources:
@@ -108,12 +109,15 @@ def ensure_world(scale: str = "small", seed: int = 0, settings: Settings | None 
 def create_schema(engine: Engine) -> None:
     """Create every table, then every index in name order: SQLAlchemy keeps a table's indexes in a
     set, whose order changes with the process's hash seed, and the order of CREATE INDEX decides
-    the bytes of the file."""
+    the bytes of the file. Last, the triggers that keep derived tables (`info["triggers"]`)."""
     with engine.begin() as conn:
         for table in Base.metadata.sorted_tables:
             conn.execute(CreateTable(table))
         for index in sorted((i for t in Base.metadata.sorted_tables for i in t.indexes), key=lambda i: i.name):
             conn.execute(CreateIndex(index))
+        for table in Base.metadata.sorted_tables:
+            for statement in table.info.get("triggers", lambda dialect: [])(engine.dialect.name):
+                conn.exec_driver_sql(statement)
 
 
 def _build(path: Path, scale: str, seed: int, progress: Progress | None) -> str:

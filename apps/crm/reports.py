@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Callable
 
-from sqlalchemy import BigInteger, Select, cast, func, or_, select
+from sqlalchemy import BigInteger, ColumnElement, Select, cast, func, or_, select
 from sqlalchemy.orm import Session, joinedload
 
 from officegym.apps.org.models import Person
@@ -21,7 +21,7 @@ from .access import require_sales, scope_of
 from .accounts import query_text
 from .lookups import resolve_record
 from .models import (CLOSED_STAGES, OPEN_STAGES, RECORD_TYPES, STAGES, Account, Case, Contact, FieldChange, Lead,
-                     Opportunity)
+                     Opportunity, PipelineTotal)
 from .owners import resolve_owner
 
 GROUPINGS = ("stage", "owner", "quarter")
@@ -77,20 +77,15 @@ def pipeline_report(session: Session, actor: Person, group_by: str = "stage", qu
     grouping = fields.choice(group_by, GROUPINGS, "group_by")
     which = fields.choice(stages, ("open", "closed", "all"), "stages")
     check_window(offset, limit)
-    # Summed in SQL on the covering (stage, close date, owner, amount, probability) index, one row
-    # per stage, owner (named in the same statement) or close date (folded into quarters here): one
-    # pass over the deals' index entries, whatever page is asked for.
-    column = {"stage": Opportunity.stage, "owner": Opportunity.owner_id, "quarter": Opportunity.close_date}[grouping]
-    stmt = (select(column.label("key"), func.count().label("deals"), func.sum(Opportunity.amount_cents).label("cents"),
-                   func.sum(cast(Opportunity.amount_cents, BigInteger) * Opportunity.probability).label("weighted"))
-            .where(scope.read_filter(Opportunity.owner_id)).group_by(column))
+    stmt, owner_of, stage_of = _group_sums(grouping, quarter not in (None, ""))
+    stmt = stmt.where(scope.read_filter(owner_of))
     if which != "all":
-        stmt = stmt.where(Opportunity.stage.in_(OPEN_STAGES if which == "open" else CLOSED_STAGES))
+        stmt = stmt.where(stage_of.in_(OPEN_STAGES if which == "open" else CLOSED_STAGES))
     if quarter not in (None, ""):
         first, last = quarter_bounds(quarter)
         stmt = stmt.where(Opportunity.close_date >= first, Opportunity.close_date <= last)
     if owner not in (None, ""):
-        stmt = stmt.where(Opportunity.owner_id == resolve_owner(session, owner).id)
+        stmt = stmt.where(owner_of == resolve_owner(session, owner).id)
     if grouping == "owner":
         return _owner_report(session, stmt, offset, limit)
     # A handful of stages or quarters: summed up and paged here.
@@ -98,6 +93,23 @@ def pipeline_report(session: Session, actor: Person, group_by: str = "stage", qu
     return PipelineReport(Page([PipelineRow(*g) for g in groups[offset:offset + limit]], len(groups), offset, limit),
                           sum(g[2] for g in groups), sum(g[3] for g in groups), sum(g[4] for g in groups),
                           max((g[3] for g in groups), default=0))
+
+
+def _group_sums(grouping: str, by_close_date: bool) -> tuple[Select, ColumnElement, ColumnElement]:
+    """SELECT key, deals, cents, weighted GROUP BY the grouping, and the owner and stage columns to
+    filter it on. Without dates, from the per-owner-and-stage totals the database keeps (one row per
+    owner and stage, whatever the number of deals); with them, from the deals themselves, on the
+    covering (stage, close date, owner, amount, probability) index."""
+    if not by_close_date and grouping != "quarter":
+        column = PipelineTotal.stage if grouping == "stage" else PipelineTotal.owner_id
+        return (select(column.label("key"), func.sum(PipelineTotal.deals).label("deals"),
+                       func.sum(PipelineTotal.amount_cents).label("cents"),
+                       func.sum(PipelineTotal.weighted).label("weighted")).group_by(column),
+                PipelineTotal.owner_id, PipelineTotal.stage)
+    column = {"stage": Opportunity.stage, "owner": Opportunity.owner_id, "quarter": Opportunity.close_date}[grouping]
+    return (select(column.label("key"), func.count().label("deals"), func.sum(Opportunity.amount_cents).label("cents"),
+                   func.sum(cast(Opportunity.amount_cents, BigInteger) * Opportunity.probability).label("weighted"))
+            .group_by(column), Opportunity.owner_id, Opportunity.stage)
 
 
 def _owner_report(session: Session, stmt: Select, offset: int, limit: int) -> PipelineReport:
@@ -117,7 +129,7 @@ def _owner_report(session: Session, stmt: Select, offset: int, limit: int) -> Pi
             func.count(), func.sum(whole.c.deals), func.sum(whole.c.cents), func.sum(whole.c.weighted),
             func.max(whole.c.cents))).one())]
     groups, deals, cents, weighted_cents, largest = found[0][5:]
-    rows = [PipelineRow(str(key), name, n, int(amount), int(weight)) for key, name, n, amount, weight, *_ in found
+    rows = [PipelineRow(str(key), name, int(n), int(amount), int(weight)) for key, name, n, amount, weight, *_ in found
             if key is not None]
     return PipelineReport(Page(rows, groups, offset, limit), int(deals or 0), int(cents or 0), int(weighted_cents or 0),
                           int(largest or 0))
@@ -128,7 +140,7 @@ def _folded_sums(session: Session, stmt: Select, grouping: str) -> list[tuple]:
     groups: dict[str, list[int]] = {}
     for value, deals, cents, weighted in session.execute(stmt):
         bucket = groups.setdefault(value if grouping == "stage" else quarter_of(value), [0, 0, 0])
-        bucket[0] += deals
+        bucket[0] += int(deals)
         bucket[1] += int(cents)
         bucket[2] += int(weighted)
     order = sorted(groups, key=STAGES.index if grouping == "stage" else None)
