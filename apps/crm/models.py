@@ -151,6 +151,9 @@ class Opportunity(Base):
         """The amount in dollars."""
         return self.amount_cents / 100
 
+    def __repr__(self) -> str:
+        return f"<Opportunity {self.id} {self.name!r} {self.stage}>"
+
 
 class PipelineTotal(Base):
     """The deals of one owner in one stage, summed: kept by database triggers on crm_opportunity
@@ -169,7 +172,7 @@ class PipelineTotal(Base):
     weighted: Mapped[int] = mapped_column(BigInteger)  # sum of amount_cents x probability (percent)
 
     def __repr__(self) -> str:
-        return f"<Opportunity {self.id} {self.name!r} {self.stage}>"
+        return f"<PipelineTotal owner={self.owner_id} {self.stage} deals={self.deals}>"
 
 
 class Product(Base):
