@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from officegym.runner import oracle_agent
+from officegym.agents import oracle_agent
 
 from .timing import Bench, Figure, measure
 from .tools import TICKETS_QUERY

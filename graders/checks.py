@@ -1,29 +1,41 @@
-"""The check library: each check states a requirement in plain language, a weight, whether it
-passed and, on failure, what was found instead."""
+"""The check library's core: each check states a requirement in plain language, a weight, whether it
+passed and, on failure, what was found instead.
+
+Two kinds of check make a grade:
+- a **requirement** is part of the task; the score is the passed share of the requirements' weight;
+- a **guard** is collateral: nothing else changed, no other candidate was stated, nothing was
+  listed twice. A guard earns nothing, and when one fails the score is 0 (see `scoring`).
+
+Allowances say which changes a task permits, and how many: `nothing_else_changed` fails on any
+change no allowance covers, and on every change beyond an allowance's `limit`.
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Callable
 
 from sqlalchemy.orm import Session
 
 from .diff import Diff
 
+KINDS = ("added", "removed", "updated")
+
 
 @dataclass
 class CheckResult:
-    """One requirement and how the episode fared."""
+    """One requirement (or guard) and how the episode fared."""
 
     requirement: str
     passed: bool
     weight: float = 1.0
     detail: str = ""
+    guard: bool = False
 
     def to_dict(self) -> dict:
-        """Plain dict for JSON output."""
-        return asdict(self)
+        """Plain dict for JSON output: requirement, kind (requirement or guard), weight, passed, detail."""
+        return {"requirement": self.requirement, "kind": "guard" if self.guard else "requirement",
+                "weight": self.weight, "passed": self.passed, "detail": self.detail}
 
 
 @dataclass
@@ -37,82 +49,80 @@ class GradeContext:
     actor_id: int
 
 
-def check(requirement: str, passed: bool, detail: str = "", weight: float = 1.0) -> CheckResult:
-    """A check from a computed condition; `detail` is kept only on failure."""
+def check(requirement: str, passed, detail: str = "", weight: float = 1.0) -> CheckResult:
+    """A requirement of the task; `detail` is kept only on failure."""
     return CheckResult(requirement, bool(passed), weight, "" if passed else detail)
+
+
+def guard(requirement: str, passed, detail: str = "") -> CheckResult:
+    """A collateral requirement: it earns nothing, and the score is 0 when it fails."""
+    return CheckResult(requirement, bool(passed), 0.0, "" if passed else detail, guard=True)
 
 
 @dataclass
 class Allow:
-    """A kind of change a task permits: rows of `table` that were `added`, `removed` or `updated`
-    (for updates, only in `fields`), optionally only those matching `where(row)`."""
+    """A kind of change a task permits: at most `limit` rows of `table` that were added, removed or
+    updated (`kinds`), only those `where(row)` accepts, and for updates only in `fields`.
+
+    `limit=None` (no count) is for changes another guard checks row by row, such as a sheet's cells
+    (see `graders.sheets`); every other allowance says how many rows it lets through."""
 
     table: str
     kinds: tuple[str, ...] = ("added",)
     where: Callable[[dict], bool] | None = None
     fields: tuple[str, ...] = ()
+    limit: int | None = 1
+
+    def __post_init__(self):
+        if not set(self.kinds) <= set(KINDS):
+            raise ValueError(f"kinds are {KINDS}; got {self.kinds}")
+        if "updated" in self.kinds and not self.fields:
+            raise ValueError(f"an allowance of updates to {self.table} must list the fields it permits")
+        if self.limit is not None and self.limit < 0:
+            raise ValueError("a limit counts rows: 0 or more")
 
     def permits(self, kind: str, row: dict, changed: list[str] | None = None) -> bool:
-        """Whether this allowance covers one change."""
+        """Whether this allowance covers one change (ignoring its limit)."""
         if kind not in self.kinds or (self.where is not None and not self.where(row)):
             return False
-        return kind != "updated" or not self.fields or set(changed or ()) <= set(self.fields)
+        return kind != "updated" or set(changed or ()) <= set(self.fields)
 
 
-def nothing_else_changed(diff: Diff, allowed: list[Allow], weight: float = 1.0) -> CheckResult:
-    """Every change in the diff is one of the allowed kinds (AppWorld's 'only these changed')."""
+def nothing_else_changed(diff: Diff, allowed: list[Allow]) -> CheckResult:
+    """A guard: every change in the diff is one of the allowed kinds, within each allowance's count
+    (AppWorld's 'only these changed', with counts and field lists)."""
+    used = [0] * len(allowed)
     unexpected: list[str] = []
     for name, table in sorted(diff.tables.items()):
-        rules = [a for a in allowed if a.table == name]
-        unexpected += [f"{name}: added {_brief(r)}" for r in table.added
-                       if not any(a.permits("added", r) for a in rules)]
-        unexpected += [f"{name}: removed {_brief(r)}" for r in table.removed
-                       if not any(a.permits("removed", r) for a in rules)]
-        unexpected += [f"{name}: changed {u.fields} of {u.key}" for u in table.updated
-                       if not any(a.permits("updated", u.after, u.fields) for a in rules)]
+        changes = [("added", r, None, _brief(r)) for r in table.added]
+        changes += [("removed", r, None, _brief(r)) for r in table.removed]
+        changes += [("updated", u.after, u.fields, f"{u.fields} of {u.key}") for u in table.updated]
+        for kind, row, fields, shown in changes:
+            fits = [i for i, a in enumerate(allowed) if a.table == name and a.permits(kind, row, fields)]
+            free = [i for i in fits if allowed[i].limit is None or used[i] < allowed[i].limit]
+            if free:
+                used[free[0]] += 1
+            elif fits:
+                unexpected.append(f"{name}: {kind} {shown} (beyond the {allowed[fits[0]].limit} allowed)")
+            else:
+                unexpected.append(f"{name}: {kind} {shown}")
     detail = "; ".join(unexpected[:6]) + (f"; and {len(unexpected) - 6} more" if len(unexpected) > 6 else "")
-    return check("Nothing else in the workspace was changed", not unexpected,
-                 f"unexpected changes: {detail}", weight)
+    return guard("Nothing else in the workspace was changed", not unexpected, f"unexpected changes: {detail}")
 
 
 def _brief(row: dict) -> str:
-    shown = {k: v for k, v in row.items() if k in ("id", "name", "text", "channel_id", "person_id", "emoji")}
+    shown = {k: v for k, v in row.items() if k in ("id", "name", "text", "body", "subject", "channel_id",
+                                                     "person_id", "emoji", "row", "col", "raw")}
     text = repr(shown)
     return text if len(text) < 120 else text[:117] + "..."
 
 
-# ---------------------------------------------------------------- answers
+def listed_once(values: list, what: str) -> CheckResult:
+    """A guard against duplicates: no value appears twice among `values` (rows added to a list)."""
+    seen, twice = set(), []
+    for value in values:
+        if value in seen and value not in twice:
+            twice.append(value)
+        seen.add(value)
+    return guard(f"No {what} is listed twice", not twice, f"listed more than once: {twice[:5]}")
 
-_NUMBER = re.compile(r"^[-+]?\d+(\.\d+)?$")
-
-
-def normalise_text(value: str) -> str:
-    """Case-folded, whitespace collapsed, surrounding punctuation and quotes removed."""
-    collapsed = re.sub(r"\s+", " ", value).strip().casefold()
-    return collapsed.strip(" .,;:!?\"'`")
-
-
-def normalise_number(value: str) -> float | None:
-    """A number written with commas, currency signs, units or words around it, else None."""
-    cleaned = normalise_text(value).replace(",", "").replace("$", "").replace("€", "").replace("£", "")
-    found = re.findall(r"[-+]?\d+(?:\.\d+)?", cleaned)
-    if len(found) != 1:
-        return None
-    return float(found[0])
-
-
-def answer_is_number(answer: str | None, expected: float, tolerance: float = 1e-6,
-                     weight: float = 1.0) -> CheckResult:
-    """The submitted answer is the expected number (one number, within tolerance)."""
-    got = normalise_number(answer) if answer else None
-    passed = got is not None and abs(got - expected) <= tolerance
-    return check(f"The submitted answer is {expected:g}", passed,
-                 "no answer was submitted" if answer is None else f"the answer given was {answer!r}", weight)
-
-
-def answer_is_one_of(answer: str | None, accepted: list[str], shown: str, weight: float = 1.0) -> CheckResult:
-    """The submitted answer equals (after normalisation) one of the accepted spellings."""
-    wanted = {normalise_text(a) for a in accepted}
-    passed = answer is not None and normalise_text(answer).lstrip("@#") in {w.lstrip("@#") for w in wanted}
-    return check(f"The submitted answer is {shown}", passed,
-                 "no answer was submitted" if answer is None else f"the answer given was {answer!r}", weight)

@@ -1,6 +1,10 @@
 """Scoring: run a task's checks on an episode and build the result.
 
-A grader fault is reported as status "error" with no score, never as an agent failure.
+The reward to train on is `success`: 1 when every check passed, else 0. `score` is partial credit
+over the task's own requirements, and it is 0 whenever a guard (a collateral check such as
+"nothing else changed" or "no other candidate was stated") fails, so neither doing nothing nor
+doing the work plus damage earns anything. A grader fault is reported as status "error" with no
+score, never as an agent failure.
 """
 
 from __future__ import annotations
@@ -36,9 +40,13 @@ class GradeResult:
 
 
 def score_checks(checks: list[CheckResult]) -> tuple[bool, float]:
-    """Success when every check passed; score is the passed share of the total weight."""
-    total = sum(c.weight for c in checks)
-    passed = sum(c.weight for c in checks if c.passed)
+    """Success when every check passed. Score: 0 when a guard failed, else the passed share of the
+    requirements' weight."""
+    if any(c.guard and not c.passed for c in checks):
+        return False, 0.0
+    required = [c for c in checks if not c.guard]
+    total = sum(c.weight for c in required)
+    passed = sum(c.weight for c in required if c.passed)
     return all(c.passed for c in checks), round(passed / total, 6) if total else 0.0
 
 
@@ -56,6 +64,8 @@ def grade_episode(episode) -> GradeResult:
                                answer=last_answer(final), actor_id=episode.actor_id)
             checks = template.check(ctx, episode.task)
             final.rollback()  # graders only read
+        if not any(not c.guard for c in checks):
+            raise ValueError(f"{template.id} returned no requirement to score")
     except Exception as error:  # a grader fault: report it, never score it as the agent's failure
         return GradeResult(episode.task.task_id, episode.id, "error", None, None, [],
                            f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=4)}")

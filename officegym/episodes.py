@@ -117,10 +117,12 @@ def _source_digest(module_name: str) -> str:
 
 
 def setup_fingerprint(inst: "TaskInstance") -> str:
-    """A short digest of what a task's setup writes: the instance drawn and the source of the module
-    defining the setup, so that a start file built by older task code is never reused."""
+    """A short digest of what a task's setup writes: the instance drawn and the source of the task
+    modules (the setup's own and the helpers it calls), so that a start file built by older task
+    code is never reused."""
     drawn = repr((inst.actor_id, inst.instruction, sorted(inst.params.items(), key=lambda kv: kv[0])))
-    return hashlib.sha256((drawn + _source_digest(inst.setup.__module__)).encode()).hexdigest()[:12]
+    modules = sorted({inst.setup.__module__} | {m for m in sys.modules if m.startswith("officegym.tasks.")})
+    return hashlib.sha256((drawn + "".join(_source_digest(m) for m in modules)).encode()).hexdigest()[:12]
 
 
 class EpisodeStore:
@@ -171,7 +173,7 @@ class EpisodeStore:
                 shutil.copyfile(world.path, partial)
                 engine = sqlite_engine(str(partial))
                 with transaction(make_sessionmaker(engine), "setup") as session:
-                    inst.setup(session)
+                    inst.apply_setup(session)
                 with engine.begin() as conn:
                     change_log.clear(conn)  # the setup is the start, not a change
                 engine.dispose()

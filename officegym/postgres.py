@@ -84,7 +84,7 @@ class PostgresBackend:
             engine = self.engine(building, pooled=False)
             try:
                 with transaction(make_sessionmaker(engine), "setup") as session:
-                    inst.setup(session)
+                    inst.apply_setup(session)
                 with engine.begin() as conn:
                     conn.execute(text("TRUNCATE og_change"))  # the setup is the start, not a change
             finally:

@@ -1,7 +1,10 @@
-"""`officegym run`: play agents on task instances and report grades.
+"""`officegym run`: play a scripted agent on task instances and report grades.
 
-Agents: `oracle` replays each instance's reference solution through the in-process MCP client;
-`null` does nothing and `spam` posts the instruction into every channel (sound tasks fail both).
+Agents (officegym.agents): `oracle` replays each instance's reference solution, `null` does
+nothing, `spam` posts the instruction everywhere; the adversarial agents (`shotgun`, `spray`,
+`overreach`, `vandal`, `negate`, `revert`) and the near misses (`wrong_record`, `wrong_value`,
+`extra_row`) are built from what each task declares (officegym.adversaries). A sound task scores
+1.0 for the oracle and success=false for every other agent.
 """
 
 from __future__ import annotations
@@ -9,63 +12,13 @@ from __future__ import annotations
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable
+from typing import Iterable
 
-import anyio
-
-from officegym.episodes import Episode, EpisodeStore
+from officegym.agents import agents
+from officegym.episodes import EpisodeStore
 from officegym.tasks.registry import match_tasks
 
-
-async def play_solution(episode: Episode) -> list[dict]:
-    """Run the reference solution of a task episode; stop at the first tool error."""
-    from mcp.client import Client
-
-    results: list[dict] = []
-    async with Client(episode.mcp_server()) as client:
-        for step in episode.task.solution:
-            result = await client.call_tool(step.tool, step.resolved_args(results))
-            if result.is_error:
-                text = " ".join(getattr(c, "text", "") for c in result.content)
-                raise RuntimeError(f"reference step {step.tool} failed: {text}")
-            results.append(result.structured_content or {})
-    return results
-
-
-async def spam_instruction(episode: Episode) -> int:
-    """A cheat: join every channel it can, post the instruction text in each, and submit the
-    instruction as the answer. Returns how many posts it made."""
-    from mcp.client import Client
-
-    posts, offset = 0, 0
-    async with Client(episode.mcp_server()) as client:
-        while offset is not None:
-            page = (await client.call_tool("chat_list_channels", {"offset": offset, "limit": 200})).structured_content
-            for channel in page["items"]:
-                await client.call_tool("chat_join_channel", {"channel": channel["id"]})
-                result = await client.call_tool("chat_post_message", {"channel": channel["id"],
-                                                                      "text": episode.instruction})
-                posts += 0 if result.is_error else 1
-            offset = page["next_offset"]
-        await client.call_tool("submit_answer", {"answer": episode.instruction[:2000]})
-    return posts
-
-
-def oracle_agent(episode: Episode) -> None:
-    """Solve the task with its reference solution."""
-    anyio.run(play_solution, episode)
-
-
-def null_agent(episode: Episode) -> None:
-    """Do nothing."""
-
-
-def spam_agent(episode: Episode) -> None:
-    """Post the instruction everywhere (a cheat every sound task must fail)."""
-    anyio.run(spam_instruction, episode)
-
-
-AGENTS: dict[str, Callable[[Episode], None]] = {"oracle": oracle_agent, "null": null_agent, "spam": spam_agent}
+AGENTS = agents()
 
 
 def run_one(store: EpisodeStore, agent: str, task_id: str, instance: int, scale: str, seed: int) -> dict:
@@ -127,7 +80,9 @@ def summary_table(results: list[dict]) -> str:
                      f"{sum(1 for r in group if r['status'] == 'error'):>6}")
     total = len(results)
     ok = sum(1 for r in results if r["success"])
-    lines.append(f"{'all':<36} {total:>8} {ok:>8}")
+    scores = [r["score"] for r in results if r["score"] is not None]
+    lines.append(f"{'all':<36} {total:>8} {ok:>8} {(sum(scores) / len(scores) if scores else 0):>7.3f} "
+                 f"{sum(1 for r in results if r['status'] == 'error'):>6}")
     return "\n".join(lines)
 
 

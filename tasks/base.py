@@ -3,15 +3,25 @@
 An instance carries what the agent sees (instruction, actor) and what it must never see
 (`params`, the reference `solution`); expected values are computed by `check` from the episode's
 start state at grading time.
+
+A template also *declares* what its task is about (`declare`, read from the start state): the
+records it acts on with their look-alikes (`Target`) and the values its messages or answer must
+state with the pool of candidates of the same kind (`Claim`). Checks use the same declaration, and
+the adversarial agents (officegym.adversaries) are built from it: they shotgun the candidates,
+spray the action over the look-alikes, overreach, vandalise, negate and revert.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from sqlalchemy.orm import Session
+
+from officegym import clock
+from officegym.graders.statements import Candidate
 
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.graders.checks import GradeContext, CheckResult
@@ -54,6 +64,41 @@ class ToolCall:
 
 
 Setup = Callable[[Session], None]
+SETUP_LEAD = timedelta(minutes=75)  # a setup writes from this long before the company's "now"
+
+
+@dataclass
+class Target:
+    """A record the task acts on (or asks about), named as tool arguments name it (`ref`: an id, a
+    ticket key, a channel name, "Sheet!A1"), with the look-alike records named the same way that
+    the task must leave alone. `kind` is one the adversaries know how to touch (see
+    officegym.adversary_moves); `where` holds what touching it needs, such as {"workbook": 3}."""
+
+    kind: str
+    ref: Any
+    lookalikes: list[Any] = field(default_factory=list)
+    where: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Claim:
+    """A value the agent must state in the tool argument `field` (a message's text, a comment's
+    body, the answer), among the look-alike values of its kind (`others`)."""
+
+    right: Candidate
+    others: list[Candidate] = field(default_factory=list)
+    field: str = "text"
+    kind: str = "value"
+
+
+@dataclass
+class Declaration:
+    """What a task is about, for its checks and for the adversarial agents. `fix` marks a fix-it
+    task (find what is broken and repair it), where undoing the latest change is the cheap cheat."""
+
+    targets: list[Target] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    fix: bool = False
 
 
 @dataclass
@@ -69,14 +114,23 @@ class TaskInstance:
     setup: Setup | None = None
     is_answer_task: bool = False
 
+    def apply_setup(self, session: Session) -> None:
+        """Write the setup into a start state. What it plants happened earlier this morning, from
+        SETUP_LEAD before the company's "now" (a step may pick other times with clock.set_time);
+        the company clock itself stays where the world left it."""
+        if self.setup is not None:
+            clock.set_time(session, clock.company_now(session) - SETUP_LEAD)
+            self.setup(session)
+
 
 class TaskTemplate:
     """Subclass per task: set the class attributes, implement `sample` and `check`.
 
     `sample(session, rng, instance)` reads the world (start state before setup), picks the records
     involved and returns a TaskInstance whose `setup` (optional) writes what the task needs through
-    services. `check(ctx, inst)` returns the list of CheckResults; it reads the start state and
-    final state through `ctx`."""
+    services. `declare(start, inst)` names its targets and claims from the start state (after the
+    setup). `check(ctx, inst)` returns the list of CheckResults; it reads the start state and final
+    state through `ctx`."""
 
     id: ClassVar[str]
     apps: ClassVar[tuple[str, ...]]
@@ -90,6 +144,10 @@ class TaskTemplate:
 
     def check(self, ctx: "GradeContext", inst: TaskInstance) -> list["CheckResult"]:
         """Score the final state."""
+        raise NotImplementedError
+
+    def declare(self, start: Session, inst: TaskInstance) -> Declaration:
+        """The task's targets and claims, read from the episode's start state."""
         raise NotImplementedError
 
     def make(self, session: Session, instance: int, world_seed: int) -> TaskInstance:

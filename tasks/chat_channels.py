@@ -9,13 +9,30 @@ from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Channel, Message, Pin
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.statements import Candidate, says
 
 from . import chat_vocab as vocab
-from .base import Ref, TaskInstance, TaskTemplate, ToolCall
-from .chat import _actor_and_channel, _steps
-from .common import (added_messages, allow_posts, channel_named, contains_text, member_ids, members, pick,
-                     team_member_ids, teams_with_members)
+from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
+from .chat import _actor_and_channel, _posts_mentioning, _steps
+from .common import (added_messages, allow_new_conversation, allow_posts, channel_named, channels_of, member_ids,
+                     members, pick, team_member_ids, teams_with_members)
 from .registry import register
+
+
+def _other_channels(session, person_id: int, name: str, outsiders: set[int] = frozenset(), limit: int = 4) -> list[str]:
+    """Look-alikes of a channel a task is about: a few other open channels the person is in (those
+    none of `outsiders` is in first), never all of them."""
+    found = [c for c in channels_of(session, person_id) if c.name != name]
+    found.sort(key=lambda c: bool(member_ids(session, c.id) & outsiders))
+    return [c.name for c in found[:max(0, min(limit, len(found) - 1))]]
+
+
+def _same(text: str | None, wanted: str) -> bool:
+    """Whether a text is exactly the wanted one, whitespace folded."""
+    return text is not None and " ".join(text.split()) == wanted
+
+
+WELCOME = Candidate.text(*vocab.WELCOME)
 
 
 @register
@@ -34,30 +51,37 @@ class PrivateTeamChannel(TaskTemplate):
         return TaskInstance(
             self.id, instance, lead.id,
             f"Create a private channel named #{name} for the people on the {team.name} team (and nobody else), "
-            "then post a short welcome note in it and pin that note.",
+            "then post one short welcome note in it and pin that note.",
             [ToolCall("chat_create_channel", {"name": name, "is_private": True, "members": handles}),
              ToolCall("chat_post_message", {"channel": name, "text": f"Welcome to #{name}, {team.name}!"}),
              ToolCall("chat_pin_message", {"message_id": Ref(1, "id")})],
             {"team": team.id, "name": name})
 
+    def declare(self, start, inst):
+        name = inst.params["name"]
+        return Declaration([Target("channel", name, _other_channels(start, inst.actor_id, name))],
+                           [Claim(WELCOME, [], "text", "welcome")])
+
     def check(self, ctx, inst):
-        name, team_ids = inst.params["name"], team_member_ids(ctx.start, inst.params["team"])
+        name, team = inst.params["name"], team_member_ids(ctx.start, inst.params["team"]) | {ctx.actor_id}
         channel = ctx.final.scalar(select(Channel).where(Channel.name == name))
-        if channel is None:
-            return [check(f"A channel #{name} exists", False, "no such channel"),
+        if channel is None or ctx.start.get(Channel, channel.id) is not None:
+            return [check(f"You created a channel #{name}", False, "no such new channel"),
                     nothing_else_changed(ctx.diff, [])]
         inside = member_ids(ctx.final, channel.id)
         pinned = ctx.final.scalars(select(Message).join(Pin, Pin.message_id == Message.id).where(
             Pin.channel_id == channel.id, Message.author_id == ctx.actor_id)).all()
         allowed = [Allow("chat_channel", ("added",), lambda row: row["name"] == name),
-                   Allow("chat_membership", ("added",), lambda row: row["channel_id"] == channel.id),
-                   Allow("chat_pin", ("added",), lambda row: row["channel_id"] == channel.id)]
-        return [check(f"#{name} is private", channel.kind == "private", f"it is {channel.kind}"),
-                check("Its members are exactly the team (and you)", inside == team_ids | {ctx.actor_id},
-                      f"missing {sorted(team_ids - inside)}, extra {sorted(inside - team_ids - {ctx.actor_id})}",
-                      weight=2),
-                check("A welcome note of yours is pinned in it", pinned, "no pinned message of yours there"),
-                nothing_else_changed(ctx.diff, allowed + allow_posts(ctx, channel.id))]
+                   Allow("chat_membership", ("added",), lambda row: row["channel_id"] == channel.id
+                         and row["person_id"] in team, limit=len(team)),
+                   Allow("chat_pin", ("added",), lambda row: row["channel_id"] == channel.id),
+                   *_posts_mentioning(ctx, channel.id, team, None)]
+        return [check(f"#{name} is private", channel.kind == "private", f"it is {channel.kind}", weight=2),
+                check("Its members are exactly the team (and you)", inside == team,
+                      f"missing {sorted(team - inside)}, extra {sorted(inside - team)}", weight=2),
+                check("A note of yours is pinned in it", pinned, "no pinned message of yours there"),
+                *says([m.text for m in pinned], WELCOME, [], "The pinned note welcomes them", "welcome", weight=1),
+                nothing_else_changed(ctx.diff, allowed)]
 
 
 @register
@@ -68,16 +92,24 @@ class SetTopic(TaskTemplate):
     def sample(self, session, rng, instance):
         actor, channel = _actor_and_channel(session, rng, 2)
         topic = pick(rng, [t for t in vocab.TOPICS if t != channel.topic])
-        return TaskInstance(self.id, instance, actor.id, f"Set the topic of #{channel.name} to: {topic}",
+        return TaskInstance(self.id, instance, actor.id,
+                            f"Set the topic of #{channel.name} to exactly this text: {topic}",
                             [ToolCall("chat_update_channel", {"channel": channel.name, "topic": topic})],
                             {"channel": channel.id, "topic": topic})
+
+    def declare(self, start, inst):
+        p = inst.params
+        name = start.get(Channel, p["channel"]).name
+        return Declaration([Target("channel", name, _other_channels(start, inst.actor_id, name))],
+                           [Claim(Candidate.text(p["topic"]), [Candidate.text(t) for t in vocab.TOPICS
+                                                               if t != p["topic"]], "topic", "topic")])
 
     def check(self, ctx, inst):
         p = inst.params
         channel = ctx.final.get(Channel, p["channel"])
         allowed = [Allow("chat_channel", ("updated",), lambda row: row["id"] == p["channel"], ("topic",))]
-        return [check(f"The topic of #{channel.name} is the one asked for",
-                      " ".join(channel.topic.split()) == p["topic"], f"the topic is {channel.topic!r}", weight=2),
+        return [check(f"The topic of #{channel.name} is the one asked for", _same(channel.topic, p["topic"]),
+                      f"the topic is {channel.topic!r}", weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
 
 
@@ -90,7 +122,9 @@ class InviteTeam(TaskTemplate):
         for _ in range(300):
             actor, channel = _actor_and_channel(session, rng, 2)
             inside = member_ids(session, channel.id)
-            teams = [t for t in teams_with_members(session, 2) if team_member_ids(session, t.id) - inside]
+            elsewhere = [member_ids(session, c.id) for c in channels_of(session, actor.id) if c.id != channel.id]
+            teams = [t for t in teams_with_members(session, 2) if (gap := team_member_ids(session, t.id) - inside)
+                     and any(not gap & other for other in elsewhere)]  # a channel they could be invited to by mistake
             if teams:
                 break
         team = pick(rng, teams)
@@ -98,18 +132,24 @@ class InviteTeam(TaskTemplate):
         handles = [f"@{session.get(Person, i).handle}" for i in missing]
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Make sure everyone on the {team.name} team is a member of #{channel.name}.",
+            f"Make sure everyone on the {team.name} team is a member of #{channel.name}, without adding anyone else.",
             [ToolCall("chat_invite_to_channel", {"channel": channel.name, "people": handles})],
             {"team": team.id, "channel": channel.id})
 
+    def declare(self, start, inst):
+        p = inst.params
+        name = start.get(Channel, p["channel"]).name
+        missing = team_member_ids(start, p["team"]) - member_ids(start, p["channel"])
+        return Declaration([Target("channel", name, _other_channels(start, inst.actor_id, name, missing))])
+
     def check(self, ctx, inst):
         p = inst.params
-        team_ids = team_member_ids(ctx.start, p["team"])
-        inside = member_ids(ctx.final, p["channel"])
-        allowed = [Allow("chat_membership", ("added",),
-                         lambda row: row["channel_id"] == p["channel"] and row["person_id"] in team_ids)]
-        return [check("Every member of the team is in the channel", team_ids <= inside,
-                      f"still missing: {sorted(team_ids - inside)}", weight=2),
+        team = team_member_ids(ctx.start, p["team"])
+        missing, inside = team - member_ids(ctx.start, p["channel"]), member_ids(ctx.final, p["channel"])
+        allowed = [Allow("chat_membership", ("added",), lambda row: row["channel_id"] == p["channel"]
+                         and row["person_id"] in missing, limit=len(missing))]
+        return [check("Every member of the team is in the channel", missing and team <= inside,
+                      f"still missing: {sorted(team - inside)}", weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
 
 
@@ -122,29 +162,37 @@ class ArchiveFinishedProject(TaskTemplate):
         free = [c for c in vocab.CODENAMES if channel_named(session, f"proj-{c}") is None]
         done, live = rng.sample(free, 2)
         admin = pick(rng, members(session, "admin"))
-        creator = pick(rng, members(session))
+        creator = pick(rng, [p for p in members(session) if p.id != admin.id])
         return TaskInstance(
             self.id, instance, admin.id,
             f"{creator.name} tells you that Project {done.title()} has wrapped up. As a workspace admin, "
-            "archive its channel.",
+            "archive its channel (and change nothing else).",
             [ToolCall("chat_archive_channel", {"channel": f"proj-{done}"})],
             {"channel": f"proj-{done}", "creator": creator.id},
-            setup=_steps(_create(creator.id, f"proj-{done}", f"Project {done.title()}"),
-                         _create(creator.id, f"proj-{live}", f"Project {live.title()}"),
-                         _create(creator.id, f"proj-{done}-next", f"Follow-up of {done.title()}")))
+            setup=_steps(_create(creator.id, admin.id, f"proj-{done}", f"Project {done.title()}"),
+                         _create(creator.id, admin.id, f"proj-{live}", f"Project {live.title()}"),
+                         _create(creator.id, admin.id, f"proj-{done}-next", f"Follow-up of {done.title()}")))
+
+    def declare(self, start, inst):
+        name = inst.params["channel"]
+        projects = start.scalars(select(Channel.name).where(Channel.name.startswith("proj-"), Channel.name != name,
+                                                            Channel.is_archived.is_(False)).order_by(Channel.id.desc()))
+        return Declaration([Target("channel", name, list(projects))])
 
     def check(self, ctx, inst):
         name = inst.params["channel"]
         channel = ctx.final.scalar(select(Channel).where(Channel.name == name))
-        allowed = [Allow("chat_channel", ("updated",), lambda row: row["name"] == name, ("is_archived",))]
-        return [check(f"#{name} is archived", channel.is_archived, "it is still open", weight=2),
+        allowed = [Allow("chat_channel", ("updated",), lambda row: row["id"] == channel.id, ("is_archived",))]
+        was_open = not ctx.start.get(Channel, channel.id).is_archived
+        return [check(f"#{name} is archived", channel.is_archived and was_open, "it is still open", weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
 
 
-def _create(creator_id: int, name: str, purpose: str):
+def _create(creator_id: int, admin_id: int, name: str, purpose: str):
+    """A setup step: `creator` opens a project channel with the admin in it and posts kick-off notes."""
     def run(session):
         creator = session.get(Person, creator_id)
-        chat.create_channel(session, creator, name, purpose=purpose)
+        chat.create_channel(session, creator, name, purpose=purpose, members=[admin_id])
         chat.post_message(session, creator, name, f"Kick-off notes for {purpose} are in the drive.")
     return run
 
@@ -166,21 +214,28 @@ class GroupDmManagers(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"Start a group conversation with the managers of {first.name} and {second.name} (just the three of "
-            f"you) and send them this message: {note}",
+            f"you) and send them one message with exactly this text: {note}",
             [ToolCall("chat_open_conversation", {"people": [f"@{m.handle}" for m in managers]}),
              ToolCall("chat_post_message", {"channel": Ref(0, "id"), "text": note})],
-            {"managers": [m.id for m in managers], "note": note})
+            {"managers": [m.id for m in managers], "note": note, "named": [first.id, second.id]})
+
+    def declare(self, start, inst):
+        p = inst.params
+        managers = [start.get(Person, i) for i in p["managers"]]
+        bosses = {q.manager_id for q in members(start)} - {None, inst.actor_id, *p["managers"]}
+        near = [f"@{start.get(Person, i).handle}" for i in [*p["named"], *sorted(bosses)] if i not in p["managers"]]
+        note = Candidate.text(p["note"])
+        return Declaration([Target("person", f"@{m.handle}", near) for m in managers],
+                           [Claim(note, [Candidate.text(n) for n in vocab.GROUP_NOTES if n != p["note"]], "text",
+                                  "note")])
 
     def check(self, ctx, inst):
         p = inst.params
         group = [ctx.start.get(Person, i) for i in [ctx.actor_id, *p["managers"]]]
-        name = chat.conversation_name(group)
-        dm = ctx.final.scalar(select(Channel).where(Channel.name == name))
-        sent = [r for r in added_messages(ctx, ctx.actor_id)
-                if dm is not None and r["channel_id"] == dm.id and contains_text(r["text"], p["note"])]
-        allowed = [Allow("chat_channel", ("added",), lambda row: row["name"] == name),
-                   Allow("chat_membership", ("added",), lambda row: dm is not None and row["channel_id"] == dm.id)]
-        return [check("A group conversation with exactly you and the two managers exists", dm is not None,
-                      "no conversation with exactly those people"),
-                check("The note was sent there", sent, "the note is not in that conversation", weight=2),
-                nothing_else_changed(ctx.diff, allowed + allow_posts(ctx, dm.id if dm else -1))]
+        dm, allowed = allow_new_conversation(ctx, group)
+        sent = [r["text"] for r in added_messages(ctx, ctx.actor_id) if dm is not None and r["channel_id"] == dm.id]
+        return [check("You sent a message in a group conversation with exactly you and the two managers", sent,
+                      "no new message of yours in a conversation with exactly those people"),
+                check("The message is exactly the note asked for", any(_same(t, p["note"]) for t in sent),
+                      f"messages sent there: {sent[:3]}", weight=2),
+                nothing_else_changed(ctx.diff, allowed + (allow_posts(ctx, dm.id, mentions=0) if dm else []))]

@@ -7,12 +7,14 @@ from sqlalchemy import func, select
 
 from officegym.apps.chat.models import Channel, Message, Reaction
 from officegym.apps.org.models import Person
-from officegym.graders.checks import answer_is_number, answer_is_one_of, nothing_else_changed
+from officegym.graders.answers import answer_is_number, answer_is_one_of
+from officegym.graders.checks import nothing_else_changed
+from officegym.graders.statements import Candidate
 
 from . import chat_vocab as vocab
-from .base import TaskInstance, TaskTemplate, ToolCall
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .chat import _post, _steps
-from .common import channel_named, find_message, member_ids, members, owner, person_spellings, pick
+from .common import channel_named, find_message, member_ids, members, owner, pick, top_level_messages
 from .registry import register
 
 EMOJIS = ["thumbsup", "tada", "heart", "rocket", "eyes", "100", "clap", "raised_hands"]
@@ -55,12 +57,29 @@ class CountReactions(TaskTemplate):
              ToolCall("submit_answer", {"answer": str(len(reactors))})],
             {"channel": general.id, "text": text, "author": ceo.id}, setup=_steps(*steps), is_answer_task=True)
 
-    def check(self, ctx, inst):
+    def declare(self, start, inst):
         p = inst.params
-        message = find_message(ctx.start, p["author"], p["channel"], p["text"])
-        expected = ctx.start.scalar(select(func.count(func.distinct(Reaction.person_id)))
-                                    .where(Reaction.message_id == message.id))
-        return [answer_is_number(ctx.answer, expected, weight=2), nothing_else_changed(ctx.diff, [])]
+        message = find_message(start, p["author"], p["channel"], p["text"])
+        expected = _reactors(start, message.id)
+        decoys = top_level_messages(start, p["channel"], [message.id])
+        return Declaration([Target("message", message.id, decoys, {"channel": "general"})],
+                           [Claim(Candidate.text(str(expected)), counts_but(expected), "answer", "count")])
+
+    def check(self, ctx, inst):
+        declared = self.declare(ctx.start, inst)
+        return [answer_is_number(ctx.answer, _reactors(ctx.start, declared.targets[0].ref)),
+                nothing_else_changed(ctx.diff, [])]
+
+
+def _reactors(session, message_id: int) -> int:
+    """How many different people reacted to a message."""
+    return session.scalar(select(func.count(func.distinct(Reaction.person_id)))
+                          .where(Reaction.message_id == message_id))
+
+
+def counts_but(expected: int, spread: int = 12) -> list[Candidate]:
+    """Other counts an answer might give: the candidates of a counting question."""
+    return [Candidate.text(str(n)) for n in range(max(0, expected - spread), expected + spread + 1) if n != expected]
 
 
 @register
@@ -74,7 +93,8 @@ class BusiestPoster(TaskTemplate):
         channels = sorted({c for c, _ in counts})
         for _ in range(200):
             channel = session.get(Channel, pick(rng, channels))
-            if channel.kind in ("public", "private") and sum(n for (c, _), n in counts.items() if c == channel.id) >= 8:
+            posts = sum(n for (c, _), n in counts.items() if c == channel.id)
+            if channel.kind in ("public", "private") and not channel.is_archived and posts >= 8:
                 break
         tally = sorted(((n, a) for (c, a), n in counts.items() if c == channel.id), reverse=True)
         steps = []
@@ -89,12 +109,18 @@ class BusiestPoster(TaskTemplate):
             [ToolCall("submit_answer", {"answer": winner.name})],
             {"channel": channel.id}, setup=_steps(*steps) if steps else None, is_answer_task=True)
 
+    def declare(self, start, inst):
+        channel = start.get(Channel, inst.params["channel"])
+        tally = sorted(((n, a) for (c, a), n in _counts(start).items() if c == channel.id), reverse=True)
+        winner = start.get(Person, tally[0][1])
+        posters = [start.get(Person, a) for _, a in tally[1:]]
+        return Declaration([Target("channel", channel.name, [], {})],
+                           [Claim(Candidate.person(winner), [Candidate.person(q) for q in posters], "answer",
+                                  "person")])
+
     def check(self, ctx, inst):
-        tally = sorted(((n, a) for (c, a), n in _counts(ctx.start).items() if c == inst.params["channel"]),
-                       reverse=True)
-        winner = ctx.start.get(Person, tally[0][1])
-        return [answer_is_one_of(ctx.answer, person_spellings(winner), winner.name, weight=2),
-                nothing_else_changed(ctx.diff, [])]
+        winner = self.declare(ctx.start, inst).claims[0].right
+        return [answer_is_one_of(ctx.answer, list(winner.spellings), winner.label), nothing_else_changed(ctx.diff, [])]
 
 
 def _counts(session) -> dict[tuple[int, int], int]:

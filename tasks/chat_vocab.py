@@ -78,3 +78,12 @@ GROUP_NOTES = ["Can we find 30 minutes this week to align on headcount?",
                "Could you both review the Q3 goals doc before Friday?",
                "Let's sync on the cross-team launch plan.",
                "Quick one: are you both OK with moving the review to Monday?"]
+
+# Words that thank someone, and words that ask for a password to be replaced.
+THANKS = ["thanks", "thank you", "thank", "many thanks", "appreciate", "appreciated", "grateful", "cheers", "kudos"]
+
+ROTATE = ["rotate", "rotated", "rotating", "rotation", "reset", "change", "changed", "replace", "replaced"]
+
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+
+WELCOME = ["welcome", "welcome aboard", "hello", "hi", "hey", "greetings", "glad to have you"]

@@ -1,5 +1,6 @@
 """Helpers shared by task templates: picking records from a world, finding them again at grading
-time, and the allowances of common writes for "nothing else changed"."""
+time, pools of look-alike candidates, and the allowances of common writes for "nothing else
+changed"."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import Iterable, Sequence, TypeVar
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from officegym.apps.chat import services as chat_services
 from officegym.apps.chat.models import Channel, Membership, Mention, Message
 from officegym.apps.org.models import Person, Team
 from officegym.graders.checks import Allow, GradeContext
+from officegym.graders.statements import Candidate
 
 T = TypeVar("T")
 ANY = object()
@@ -92,36 +95,52 @@ def added_messages(ctx: GradeContext, author_id: int | None = None) -> list[dict
     return [r for r in rows if author_id is None or r["author_id"] == author_id]
 
 
-def allow_posts(ctx: GradeContext, channel_id=ANY, thread_parent_id=ANY) -> list[Allow]:
-    """Allow the actor's new messages (and their mentions) in one channel / thread."""
+def allow_posts(ctx: GradeContext, channel_id: int, thread_parent_id=ANY, limit: int = 1,
+                mentions: int = 2) -> list[Allow]:
+    """Allow at most `limit` new messages of the actor in one channel (in one thread, when given;
+    None: top level), mentioning at most `mentions` people each."""
     def ok(row: dict) -> bool:
-        return (row["author_id"] == ctx.actor_id and (channel_id is ANY or row["channel_id"] == channel_id)
+        return (row["author_id"] == ctx.actor_id and row["channel_id"] == channel_id
                 and (thread_parent_id is ANY or row["thread_parent_id"] == thread_parent_id))
 
     posted = {r["id"] for r in ctx.diff.table("chat_message").added if ok(r)}
-    return [Allow("chat_message", ("added",), ok),
-            Allow("chat_mention", ("added",), lambda row: row["message_id"] in posted)]
+    return [Allow("chat_message", ("added",), ok, limit=limit),
+            Allow("chat_mention", ("added",), lambda row: row["message_id"] in posted, limit=limit * mentions)]
 
 
-def allow_new_conversation(ctx: GradeContext, channel_name: str) -> list[Allow]:
-    """Allow opening one DM / group DM (its channel row and memberships)."""
-    channel = ctx.final.scalar(select(Channel).where(Channel.name == channel_name))
-    channel_id = channel.id if channel else -1
-    return [Allow("chat_channel", ("added",), lambda row: row["name"] == channel_name),
-            Allow("chat_membership", ("added",), lambda row: row["channel_id"] == channel_id)]
+def allow_new_conversation(ctx: GradeContext, people: list[Person]) -> tuple[Channel | None, list[Allow]]:
+    """The DM or group DM of exactly these people in the final state (None if it does not exist),
+    and the allowances of opening it when it did not exist at the start (its row, its members)."""
+    name = chat_services.conversation_name(people)
+    channel = ctx.final.scalar(select(Channel).where(Channel.name == name))
+    if channel is None or ctx.start.get(Channel, channel.id) is not None:
+        return channel, []
+    return channel, [Allow("chat_channel", ("added",), lambda row: row["name"] == name),
+                     Allow("chat_membership", ("added",), lambda row: row["channel_id"] == channel.id,
+                           limit=len(people))]
+
+
+def top_level_messages(session: Session, channel_id: int, exclude: Iterable[int] = (), limit: int = 20) -> list[int]:
+    """Ids of a channel's newest top-level messages (look-alikes of a message a task is about)."""
+    stmt = (select(Message.id).where(Message.channel_id == channel_id, Message.thread_parent_id.is_(None),
+                                     Message.deleted_at.is_(None), Message.id.not_in(list(exclude)))
+            .order_by(Message.id.desc()).limit(limit))
+    return list(session.scalars(stmt))
+
+
+def people_except(session: Session, *people: Person | int | None, limit: int | None = None) -> list[Candidate]:
+    """Candidates for every person but these (a pool of look-alike people)."""
+    skip = {p if isinstance(p, int) else p.id for p in people if p is not None}
+    stmt = select(Person).where(Person.id.not_in(skip)).order_by(Person.id)
+    return [Candidate.person(p) for p in session.scalars(stmt.limit(limit) if limit else stmt)]
+
+
+def distinct_values(session: Session, column, exclude: Iterable = ()) -> list[Candidate]:
+    """Every distinct non-empty value of a column but `exclude`, as candidates."""
+    skip = set(exclude)
+    return [Candidate.text(v) for v in session.scalars(select(column).distinct().order_by(column)) if v and v not in skip]
 
 
 def mentions_of(session: Session, message_id: int) -> set[int]:
     """Ids of the people a message mentions."""
     return set(session.scalars(select(Mention.person_id).where(Mention.message_id == message_id)))
-
-
-def person_spellings(person: Person) -> list[str]:
-    """Ways an answer may name a person: full name, handle, @handle, email."""
-    return [person.name, person.handle, f"@{person.handle}", person.email]
-
-
-def contains_text(haystack: str, needle: str) -> bool:
-    """Case-insensitive containment with whitespace folded."""
-    fold = lambda s: " ".join(s.casefold().split())  # noqa: E731
-    return fold(needle) in fold(haystack)

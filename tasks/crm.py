@@ -8,8 +8,8 @@ Sales) and to read what they must look at; expected values are recomputed from t
 from __future__ import annotations
 
 import random
-import re
 from datetime import date, timedelta
+from typing import Iterable
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -18,10 +18,11 @@ from officegym import clock
 from officegym.apps.crm.access import sales_department_id, scope_of
 from officegym.apps.crm.models import LOSS_REASONS, OPEN_STAGES, LineItem, Opportunity
 from officegym.apps.org.models import Person
-from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.checks import Allow, CheckResult, check, nothing_else_changed
+from officegym.graders.statements import Candidate, amounts_written, says
 
-from .base import TaskInstance, TaskTemplate, ToolCall
-from .common import contains_text, pick
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import pick
 from .registry import register
 
 COMPETITORS = ["Northwind Software", "Globex Cloud", "Initech Systems", "Umbrella Analytics", "Hooli Enterprise",
@@ -34,27 +35,18 @@ NEXT_STEPS = ["Send the revised order form to procurement", "Book a security rev
 TASK_SUBJECTS = ["Follow up on the pricing questions", "Check in on the legal review", "Send the case studies",
                  "Chase the signed order form", "Confirm the pilot success criteria", "Prepare the renewal quote",
                  "Call the champion about timing", "Send the security questionnaire answers"]
-_MONEY = re.compile(r"\$?\d[\d,]*(?:\.\d+)?")
 
 
 # ---------------------------------------------------------------- helpers shared by CRM task modules
 
 def money(cents: int) -> str:
     """Dollars as people write them: "$120,000", or "$120,000.50" with cents."""
-    whole, rest = divmod(cents, 100)
-    return f"${whole:,}" + (f".{rest:02d}" if rest else "")
+    return Candidate.money(cents).label
 
 
 def amounts_in(text: str) -> set[int]:
-    """Every amount of money written in a text, in cents ("$120,000", "120000", "$1,234.50")."""
-    found = set()
-    for token in _MONEY.findall(text or ""):
-        digits = token.lstrip("$").replace(",", "")
-        try:
-            found.add(round(float(digits) * 100))
-        except ValueError:
-            continue
-    return found
+    """Every amount of money written in a text, in cents ("$120,000", "$120k", "120000")."""
+    return {cents for _, _, cents in amounts_written(text)}
 
 
 def today(session: Session) -> date:
@@ -86,12 +78,6 @@ def editor(session: Session, rng: random.Random, owner_id: int, owner_share: flo
     return pick(rng, managers) if managers and rng.random() > owner_share else owner
 
 
-def can_read(session: Session, actor: Person, owner_id: int) -> bool:
-    """Whether the actor sees records owned by `owner_id`."""
-    scope = scope_of(session, actor)
-    return (scope.is_admin or scope.is_sales) and scope.can_read(owner_id)
-
-
 def open_deals(session: Session, with_items: bool | None = None) -> list[Opportunity]:
     """Open opportunities with a unique name, by id; optionally only those with (or without) line items."""
     names = dict(session.execute(select(Opportunity.name, func.count()).group_by(Opportunity.name)).all())
@@ -105,26 +91,55 @@ def your(actor: Person, owner: Person) -> str:
     return "your" if actor.id == owner.id else f"{owner.name}'s"
 
 
-def allow_deal(deal_id: int, *fields: str) -> Allow:
-    """Allow changes to these fields of one opportunity."""
-    return Allow("crm_opportunity", ("updated",), lambda row: row["id"] == deal_id, tuple(fields))
+def allow_deal(deal_id: int, *fields: str, where=None) -> Allow:
+    """Allow changes to these fields of one opportunity (only to values `where(row)` accepts, when given)."""
+    return Allow("crm_opportunity", ("updated",),
+                 lambda row: row["id"] == deal_id and (where is None or where(row)), tuple(fields))
 
 
-def allow_activity(record_type: str, record_id: int) -> Allow:
-    """Allow new activities on one record."""
+def allow_activity(record_type: str, record_id: int, kind: str | None = None, owner_id: int | None = None,
+                   limit: int = 1) -> Allow:
+    """Allow `limit` new activities on one record (only of one kind, or by one person, when given)."""
     return Allow("crm_activity", ("added",),
-                 lambda row: row["record_type"] == record_type and row["record_id"] == record_id)
+                 lambda row: row["record_type"] == record_type and row["record_id"] == record_id
+                 and (kind is None or row["kind"] == kind) and (owner_id is None or row["owner_id"] == owner_id),
+                 limit=limit)
 
 
-def path_to(stage: str, target: str = "Negotiation") -> list[str]:
-    """The open stages to move through, one at a time, from `stage` to `target`."""
-    return list(OPEN_STAGES[OPEN_STAGES.index(stage) + 1:OPEN_STAGES.index(target) + 1])
+def deal_lookalikes(session: Session, deal: Opportunity, actor_id: int | None = None, limit: int = 25) -> list[int]:
+    """Ids of the deals an agent could confuse with `deal`: the other open deals of its account (those
+    the actor may change, when given), then those of its owner."""
+    scope = scope_of(session, session.get(Person, actor_id)) if actor_id is not None else None
+    others = session.scalars(select(Opportunity).where(Opportunity.stage.in_(OPEN_STAGES), Opportunity.id != deal.id)
+                             .order_by(Opportunity.account_id != deal.account_id, Opportunity.id))
+    found = [d.id for d in others if d.account_id == deal.account_id and (scope is None or scope.can_edit(d.owner_id))
+             or d.owner_id == deal.owner_id]
+    return found[:limit]
+
+
+def amounts_but(cents: Iterable[int], right: int) -> list[Candidate]:
+    """Amounts of money other than `right`, as candidates (a pool of look-alike amounts)."""
+    return [Candidate.money(c) for c in sorted(set(cents) - {right})]
+
+
+def quoted(words: list[str], right: str, field: str, kind: str) -> Claim:
+    """The claim of a text the instruction quotes from a vocabulary: its pool is the other entries."""
+    return Claim(Candidate.text(right), [Candidate.text(w) for w in words if not same_text(w, right)], field, kind)
+
+
+def reads_exactly(texts: list[str], claim: Claim, requirement: str, weight: float = 1.0) -> list[CheckResult]:
+    """A requirement that a field reads exactly the claim's text (case, spacing and surrounding
+    punctuation aside), and the guard of `says`: no field states another candidate or denies it."""
+    texts = [t for t in texts if t]
+    return [check(requirement, any(same_text(t, claim.right.label) for t in texts),
+                  f"it reads {texts[:2]!r}" if texts else "nothing was written", weight),
+            says(texts, claim.right, claim.others, requirement, claim.kind)[1]]
 
 
 def moves_to_won(deal_id: int, stage: str) -> list[ToolCall]:
-    """Reference steps: along the path to Negotiation, then Closed Won."""
-    return [ToolCall("crm_move_opportunity_stage", {"opportunity": deal_id, "stage": s})
-            for s in path_to(stage) + ["Closed Won"]]
+    """Reference steps: one stage at a time along the path to Negotiation, then Closed Won."""
+    path = OPEN_STAGES[OPEN_STAGES.index(stage) + 1:] + ("Closed Won",)
+    return [ToolCall("crm_move_opportunity_stage", {"opportunity": deal_id, "stage": s}) for s in path]
 
 
 def new_activities(ctx, record_type: str, record_id: int, kind: str | None = None) -> list[dict]:
@@ -142,6 +157,11 @@ def same_text(a: str | None, b: str) -> bool:
 
 # ---------------------------------------------------------------- templates
 
+def _deal_target(start: Session, inst: TaskInstance) -> Target:
+    deal = start.get(Opportunity, inst.params["deal"])
+    return Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))
+
+
 @register
 class CloseWonDeal(TaskTemplate):
     id, apps, difficulty = "crm.close_won_deal", ("crm",), 2
@@ -150,23 +170,26 @@ class CloseWonDeal(TaskTemplate):
     def sample(self, session, rng, instance):
         deal = pick(rng, [d for d in open_deals(session) if d.amount_cents > 0])
         actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
-        signed = today(session) - timedelta(days=rng.randint(0, 6))
+        signed = pick(rng, [d for d in (today(session) - timedelta(days=k) for k in range(7)) if d != deal.close_date])
         return TaskInstance(
             self.id, instance, actor.id,
             f"The customer signed {your(actor, owner)} opportunity \"{deal.name}\" on {signed.isoformat()}. Set "
-            "its close date to the signing day and close it as won.",
+            "its close date to the signing day and close it as won; change nothing else.",
             [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "close_date": signed.isoformat()}),
              *moves_to_won(deal.id, deal.stage)],
             {"deal": deal.id, "signed": signed.isoformat()})
 
+    def declare(self, start, inst):
+        return Declaration([_deal_target(start, inst)])
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Opportunity, p["deal"])
+        deal = self.declare(ctx.start, inst).targets[0].ref
+        now = ctx.final.get(Opportunity, deal)
         return [check("The opportunity is Closed Won", now.stage == "Closed Won", f"it is {now.stage}", weight=2),
                 check(f"Its close date is {p['signed']}", now.close_date.isoformat() == p["signed"],
                       f"it is {now.close_date}"),
-                nothing_else_changed(ctx.diff, [allow_deal(p["deal"], "stage", "probability", "closed_at",
-                                                           "close_date")])]
+                nothing_else_changed(ctx.diff, [allow_deal(deal, "stage", "probability", "closed_at", "close_date")])]
 
 
 @register
@@ -178,28 +201,36 @@ class CloseLostWithReason(TaskTemplate):
         deal = pick(rng, open_deals(session))
         actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
         reason = pick(rng, LOSS_REASONS)
-        rival = pick(rng, COMPETITORS) if reason == "Competitor" else ""
+        rival = pick(rng, [c for c in COMPETITORS if c != deal.competitor]) if reason == "Competitor" else ""
         why = f"Competitor (they chose {rival})" if rival else reason
         step = {"opportunity": deal.id, "stage": "Closed Lost", "loss_reason": reason}
         return TaskInstance(
             self.id, instance, actor.id,
             f"We lost {your(actor, owner)} opportunity \"{deal.name}\". Close it as lost with the loss reason "
-            f"{why}.",
+            f"{why}. Change nothing else.",
             [ToolCall("crm_move_opportunity_stage", {**step, "competitor": rival} if rival else step)],
             {"deal": deal.id, "reason": reason, "rival": rival})
 
+    def declare(self, start, inst):
+        p = inst.params
+        claims = [quoted(LOSS_REASONS, p["reason"], "loss_reason", "loss reason")]
+        if p["rival"]:
+            claims.append(quoted(COMPETITORS, p["rival"], "competitor", "competitor"))
+        return Declaration([_deal_target(start, inst)], claims)
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Opportunity, p["deal"])
-        checks = [check("The opportunity is Closed Lost", now.stage == "Closed Lost", f"it is {now.stage}", weight=2),
-                  check(f"The loss reason is {p['reason']}", now.loss_reason == p["reason"],
-                        f"it is {now.loss_reason!r}")]
+        declared = self.declare(ctx.start, inst)
+        deal = declared.targets[0].ref
+        now = ctx.final.get(Opportunity, deal)
+        checks = [check(f"The opportunity is Closed Lost with the loss reason {p['reason']}",
+                        now.stage == "Closed Lost" and now.loss_reason == p["reason"],
+                        f"it is {now.stage}, loss reason {now.loss_reason!r}", weight=2)]
         fields = ["stage", "probability", "closed_at", "loss_reason"]
         if p["rival"]:
-            checks.append(check(f"The competitor is {p['rival']}", same_text(now.competitor, p["rival"]),
-                                f"it is {now.competitor!r}"))
+            checks += reads_exactly([now.competitor], declared.claims[1], f"The competitor is {p['rival']}")
             fields.append("competitor")
-        return checks + [nothing_else_changed(ctx.diff, [allow_deal(p["deal"], *fields)])]
+        return checks + [nothing_else_changed(ctx.diff, [allow_deal(deal, *fields)])]
 
 
 @register
@@ -210,25 +241,31 @@ class UpdateNextStep(TaskTemplate):
     def sample(self, session, rng, instance):
         deal = pick(rng, open_deals(session))
         actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
-        step = pick(rng, [s for s in NEXT_STEPS if s != deal.next_step])
+        step = pick(rng, [s for s in NEXT_STEPS if not same_text(deal.next_step, s)])
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Set the next step of {your(actor, owner)} opportunity \"{deal.name}\" to \"{step}\".",
+            f"Set the next step of {your(actor, owner)} opportunity \"{deal.name}\" to \"{step}\". Change nothing "
+            "else.",
             [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "next_step": step})],
             {"deal": deal.id, "step": step})
 
+    def declare(self, start, inst):
+        return Declaration([_deal_target(start, inst)],
+                           [quoted(NEXT_STEPS, inst.params["step"], "next_step", "next step")])
+
     def check(self, ctx, inst):
-        p = inst.params
-        now = ctx.final.get(Opportunity, p["deal"])
-        return [check(f"The next step reads \"{p['step']}\"", same_text(now.next_step, p["step"]),
-                      f"it reads {now.next_step!r}", weight=2),
-                nothing_else_changed(ctx.diff, [allow_deal(p["deal"], "next_step")])]
+        declared = self.declare(ctx.start, inst)
+        deal = declared.targets[0].ref
+        now = ctx.final.get(Opportunity, deal)
+        return [*reads_exactly([now.next_step], declared.claims[0], f"The next step reads \"{inst.params['step']}\"",
+                               weight=2),
+                nothing_else_changed(ctx.diff, [allow_deal(deal, "next_step")])]
 
 
 @register
 class FollowUpTask(TaskTemplate):
     id, apps, difficulty = "crm.follow_up_task", ("crm",), 1
-    summary = "Give yourself a follow-up task on a deal, due on a given day."
+    summary = "Give yourself one follow-up task on a deal, due on a given day."
 
     def sample(self, session, rng, instance):
         deal = pick(rng, open_deals(session))
@@ -237,23 +274,25 @@ class FollowUpTask(TaskTemplate):
         subject = pick(rng, TASK_SUBJECTS)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Create a CRM task for yourself on the opportunity \"{deal.name}\" with the subject \"{subject}\", "
-            f"due on {due.isoformat()}.",
+            f"Create one CRM task for yourself on the opportunity \"{deal.name}\" with the subject \"{subject}\", "
+            f"due on {due.isoformat()}. Change nothing else.",
             [ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "task",
                                            "subject": subject, "due_date": due.isoformat()})],
             {"deal": deal.id, "subject": subject, "due": due.isoformat()})
 
+    def declare(self, start, inst):
+        return Declaration([_deal_target(start, inst)],
+                           [quoted(TASK_SUBJECTS, inst.params["subject"], "subject", "task subject")])
+
     def check(self, ctx, inst):
         p = inst.params
-        tasks = new_activities(ctx, "opportunity", p["deal"], "task")
-        right = [t for t in tasks if same_text(t["subject"], p["subject"]) and str(t["due_date"]) == p["due"]
-                 and t["status"] == "Open"]
-        return [check("You created a task on the opportunity", tasks, "no new task of yours on it"),
-                check(f"It is due {p['due']} with the subject \"{p['subject']}\"", right,
-                      f"tasks found: {[(t['subject'], t['due_date']) for t in tasks][:3]}", weight=2),
-                nothing_else_changed(ctx.diff, [allow_activity("opportunity", p["deal"])])]
+        declared = self.declare(ctx.start, inst)
+        deal = declared.targets[0].ref
+        tasks = new_activities(ctx, "opportunity", deal, "task")
+        due = [t for t in tasks if str(t["due_date"]) == p["due"] and t["status"] == "Open"]
+        return [check(f"You created a task on the opportunity, due {p['due']}", due,
+                      f"tasks found: {[(t['subject'], str(t['due_date'])) for t in tasks][:3]}"),
+                *reads_exactly([t["subject"] for t in due], declared.claims[0],
+                               f"Its subject is \"{p['subject']}\"", weight=2),
+                nothing_else_changed(ctx.diff, [allow_activity("opportunity", deal, "task", ctx.actor_id)])]
 
-
-__all__ = ["money", "amounts_in", "today", "sales_people", "sales_managers", "editor", "can_read", "open_deals",
-           "your", "allow_deal", "allow_activity", "path_to", "moves_to_won", "new_activities", "same_text",
-           "contains_text", "COMPETITORS"]

@@ -1,6 +1,7 @@
-"""CRM answer tasks: the agent submits a number read off the pipeline (the biggest open deal of a
-rep in a period, a rep's open pipeline in a quarter or stage). Expected values are recomputed from
-the start state when grading."""
+"""CRM answer tasks: the agent submits one value read off the pipeline (the biggest open deal of a
+rep in a period, a rep's open pipeline in a quarter or stage), and the pipeline queries x_crm
+shares (this month's deals, the biggest of some deals, the pool of accounts). Expected values are
+recomputed from the start state when grading; answers are strict (one value, no hedge, no list)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,20 @@ from datetime import date
 
 from sqlalchemy import select
 
-from officegym.apps.crm.models import OPEN_STAGES, Opportunity
+from officegym.apps.crm.access import scope_of
+from officegym.apps.crm.models import OPEN_STAGES, Account, Opportunity
 from officegym.apps.crm.reports import quarter_bounds
 from officegym.apps.org.models import Person
-from officegym.graders.checks import answer_is_number, answer_is_one_of, nothing_else_changed
+from officegym.graders.answers import answer_is_number, answer_is_one_of
+from officegym.graders.checks import nothing_else_changed
+from officegym.graders.statements import Candidate
 
-from .base import TaskInstance, TaskTemplate, ToolCall
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import pick
-from .crm import editor, sales_people, today
+from .crm import amounts_but, deal_lookalikes, editor, sales_people, today
 from .registry import register
+
+EVER = (date(2000, 1, 1), date(2100, 12, 31))  # close dates: whatever they are
 
 
 def _periods(session) -> list[tuple[str, date, date]]:
@@ -29,7 +35,7 @@ def _periods(session) -> list[tuple[str, date, date]]:
             continue
         first, last = quarter_bounds(quarter)
         found.append((f"closing in {quarter} ({first.isoformat()} to {last.isoformat()})", first, last))
-    found.append(("whatever their close date", date(2000, 1, 1), date(2100, 12, 31)))
+    found.append(("whatever their close date", *EVER))
     return found
 
 
@@ -46,13 +52,38 @@ def _whose(actor: Person, owner: Person) -> str:
 
 def _draw(session, rng, want):
     """An owner of open deals, a question about them that has an answer, and who asks it."""
-    owners = [p for p in sales_people(session) if _open_deals(session, p.id, date(2000, 1, 1), date(2100, 1, 1))]
+    owners = [p for p in sales_people(session) if _open_deals(session, p.id, *EVER)]
     for _ in range(500):
         owner = pick(rng, owners)
         drawn = want(owner)
         if drawn is not None:
             return owner, editor(session, rng, owner.id, 0.5), drawn
     raise RuntimeError("no owner has deals for this question")
+
+
+def month_deals(session, actor: Person, owner_id: int | None) -> list[Opportunity]:
+    """Open deals closing this month that the actor sees (only `owner_id`'s when given)."""
+    day = today(session)
+    first = day.replace(day=1)
+    last = first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
+    stmt = select(Opportunity).where(Opportunity.stage.in_(OPEN_STAGES), Opportunity.close_date >= first,
+                                     Opportunity.close_date < last,
+                                     scope_of(session, actor).read_filter(Opportunity.owner_id))
+    if owner_id is not None:
+        stmt = stmt.where(Opportunity.owner_id == owner_id)
+    return list(session.scalars(stmt.order_by(Opportunity.id)))
+
+
+def accounts_but(session, *account_ids: int) -> list[Candidate]:
+    """Every account but these, as candidates (a pool of look-alike accounts)."""
+    names = session.scalars(select(Account.name).where(Account.id.not_in(account_ids)).order_by(Account.name))
+    return [Candidate.text(n) for n in names]
+
+
+def biggest(deals: list[Opportunity]) -> Opportunity | None:
+    """The deal with the biggest amount, when one is bigger than every other."""
+    ranked = sorted(deals, key=lambda d: -d.amount_cents)
+    return ranked[0] if ranked and (len(ranked) == 1 or ranked[0].amount_cents > ranked[1].amount_cents) else None
 
 
 @register
@@ -65,8 +96,8 @@ class BiggestOpenDeal(TaskTemplate):
 
         def want(owner):
             words, first, last = pick(rng, periods)
-            deals = _open_deals(session, owner.id, first, last)
-            return (words, first, last, max(deals, key=lambda d: d.amount_cents)) if deals else None
+            best = biggest(_open_deals(session, owner.id, first, last))
+            return (words, first, last, best) if best else None
 
         owner, actor, (words, first, last, best) = _draw(session, rng, want)
         kind = pick(rng, ["amount", "account"])
@@ -84,12 +115,22 @@ class BiggestOpenDeal(TaskTemplate):
             {"owner": owner.id, "first": first.isoformat(), "last": last.isoformat(), "kind": kind},
             is_answer_task=True)
 
-    def check(self, ctx, inst):
+    def declare(self, start, inst):
         p = inst.params
-        deals = _open_deals(ctx.start, p["owner"], date.fromisoformat(p["first"]), date.fromisoformat(p["last"]))
-        best = max(deals, key=lambda d: d.amount_cents)
-        if p["kind"] == "account":
-            got = answer_is_one_of(ctx.answer, [best.account.name, best.name], best.account.name, weight=2)
+        best = biggest(_open_deals(start, p["owner"], date.fromisoformat(p["first"]), date.fromisoformat(p["last"])))
+        if p["kind"] == "account":  # the pool: every other account
+            claim = Claim(Candidate.text(best.account.name), accounts_but(start, best.account_id), "answer", "account")
+        else:  # the pool: the amounts of the owner's other open deals, whatever their close date
+            amounts = [d.amount_cents for d in _open_deals(start, p["owner"], *EVER)]
+            claim = Claim(Candidate.money(best.amount_cents), amounts_but(amounts, best.amount_cents), "answer",
+                          "amount")
+        return Declaration([Target("opportunity", best.id, deal_lookalikes(start, best, inst.actor_id))], [claim])
+
+    def check(self, ctx, inst):
+        declared = self.declare(ctx.start, inst)
+        best = ctx.start.get(Opportunity, declared.targets[0].ref)
+        if inst.params["kind"] == "account":
+            got = answer_is_one_of(ctx.answer, [best.account.name], best.account.name, weight=2)
         else:
             got = answer_is_number(ctx.answer, best.amount_cents / 100, 0.005, weight=2)
         return [got, nothing_else_changed(ctx.diff, [])]
@@ -107,8 +148,8 @@ class PipelineTotal(TaskTemplate):
         def want(owner):
             if rng.random() < 0.35:
                 stage = pick(rng, OPEN_STAGES)
-                deals = _open_deals(session, owner.id, date(2000, 1, 1), date(2100, 12, 31), stage)
-                return (f"in the {stage} stage", date(2000, 1, 1), date(2100, 12, 31), stage, deals) if deals else None
+                deals = _open_deals(session, owner.id, *EVER, stage)
+                return (f"in the {stage} stage", *EVER, stage, deals) if deals else None
             words, first, last = pick(rng, periods[:-1])
             deals = _open_deals(session, owner.id, first, last)
             return (words, first, last, None, deals) if len(deals) >= 2 else None
@@ -126,9 +167,19 @@ class PipelineTotal(TaskTemplate):
             {"owner": owner.id, "first": first.isoformat(), "last": last.isoformat(), "stage": stage},
             is_answer_task=True)
 
-    def check(self, ctx, inst):
+    def declare(self, start, inst):
         p = inst.params
-        deals = _open_deals(ctx.start, p["owner"], date.fromisoformat(p["first"]), date.fromisoformat(p["last"]),
+        deals = _open_deals(start, p["owner"], date.fromisoformat(p["first"]), date.fromisoformat(p["last"]),
                             p["stage"])
-        return [answer_is_number(ctx.answer, sum(d.amount_cents for d in deals) / 100, 0.005, weight=2),
-                nothing_else_changed(ctx.diff, [])]
+        total = sum(d.amount_cents for d in deals)
+        # The pool: the owner's totals over every other window and stage, and this total less one deal.
+        windows = [(first, last, None) for _, first, last in _periods(start)]
+        windows += [(*EVER, stage) for stage in OPEN_STAGES]
+        others = [sum(d.amount_cents for d in _open_deals(start, p["owner"], *window)) for window in windows]
+        others += [total - d.amount_cents for d in deals]
+        return Declaration([Target("opportunity", deals[0].id, [d.id for d in deals[1:]])],
+                           [Claim(Candidate.money(total), amounts_but(others, total), "answer", "total")])
+
+    def check(self, ctx, inst):
+        total = self.declare(ctx.start, inst).claims[0].right.amount
+        return [answer_is_number(ctx.answer, total / 100, 0.005, weight=2), nothing_else_changed(ctx.diff, [])]

@@ -4,96 +4,31 @@ customer's oldest urgent case."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlalchemy import select
 
 from officegym.apps.crm import services as crm
-from officegym.apps.crm.models import (DISCOUNT_LIMIT, Account, Case, Contact, DiscountApproval, Lead, LineItem,
-                                       Opportunity, PriceBook, PriceBookEntry, Product)
+from officegym.apps.crm.access import scope_of
+from officegym.apps.crm.models import (DISCOUNT_LIMIT, Account, Case, DiscountApproval, LineItem, Opportunity,
+                                       PriceBook, PriceBookEntry, Product)
+from officegym.apps.crm.products import line_total
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, nothing_else_changed
 
-from .base import Ref, TaskInstance, TaskTemplate, ToolCall
-from .common import contains_text, pick
-from .crm import allow_activity, allow_deal, can_read, editor, money, new_activities, open_deals, same_text, today, your
+from .base import Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import pick
+from .crm import (allow_activity, allow_deal, deal_lookalikes, editor, new_activities, open_deals, quoted,
+                  reads_exactly, your)
+from .crm_conversion import (conversion_checks, conversion_declaration, conversion_sample, conversion_steps,
+                             conversion_text)
 from .registry import register
 
-PURPOSES = ["Platform Rollout", "Analytics Add-on", "Pilot", "Enterprise Upgrade", "Team Expansion", "First Order"]
-DISCOUNT_REASONS = [("They signed a three-year commitment", "three-year commitment"),
-                    ("A competitor quoted them far lower", "competitor quoted"),
-                    ("They are a reference customer for their industry", "reference customer"),
-                    ("End-of-quarter deal brought forward by a month", "end-of-quarter"),
-                    ("The purchase doubles their seat count", "doubles their seat count"),
-                    ("Budget was cut after their reorganisation", "budget was cut")]
-ESCALATION_REASONS = [("Customer is threatening to cancel the renewal", "cancel the renewal"),
-                      ("Outage is blocking their month-end close", "month-end close"),
-                      ("Their CIO emailed our CEO about it", "emailed our CEO"),
-                      ("No response for over a week", "over a week"),
-                      ("Affects every user at the customer", "every user"),
-                      ("Data export has failed three times", "failed three times")]
-
-
-# ---------------------------------------------------------------- lead conversion (also used by x_crm)
-
-def conversion_sample(session, rng):
-    """A convertible lead, its owner, and what the conversion must create."""
-    leads = list(session.scalars(select(Lead).where(Lead.status.in_(("New", "Working", "Qualified")))
-                                 .order_by(Lead.id)))
-    lead = pick(rng, leads)
-    into = None
-    if rng.random() < 0.3:
-        accounts = [a for a in session.scalars(select(Account).order_by(Account.id)) if a.name != lead.company]
-        into = pick(rng, accounts)
-    company = into.name if into else lead.company
-    params = {"lead": lead.id, "into": into.id if into else None, "amount": rng.randint(8, 240) * 2500 * 100,
-              "close": (today(session) + timedelta(days=rng.randint(14, 150))).isoformat(),
-              "name": f"{company} - {pick(rng, PURPOSES)}"}
-    return lead, into, params
-
-
-def conversion_steps(p: dict) -> list[ToolCall]:
-    """The reference conversion."""
-    args = {"lead": p["lead"], "opportunity_name": p["name"], "amount": p["amount"] / 100, "close_date": p["close"]}
-    return [ToolCall("crm_convert_lead", {**args, "account": p["into"]} if p["into"] else args)]
-
-
-def conversion_text(lead, into, p: dict) -> str:
-    """What to do, in words."""
-    where = (f"into the existing account {into.name} (they were acquired by it)" if into
-             else "into a new account for their company")
-    return (f"convert the lead {lead.name} of {lead.company} {where}, with an opportunity named \"{p['name']}\" "
-            f"of {money(p['amount'])} closing on {p['close']}")
-
-
-def conversion_checks(ctx, p: dict) -> list:
-    """The lead is converted into the right account with the right contact and opportunity."""
-    lead = ctx.final.get(Lead, p["lead"])
-    start_lead = ctx.start.get(Lead, p["lead"])
-    account = ctx.final.get(Account, lead.converted_account_id) if lead.converted_account_id else None
-    right_account = account is not None and (account.id == p["into"] if p["into"] else
-                                             account.name == start_lead.company
-                                             and ctx.start.get(Account, account.id) is None)
-    contact = ctx.final.get(Contact, lead.converted_contact_id) if lead.converted_contact_id else None
-    deal = ctx.final.get(Opportunity, lead.converted_opportunity_id) if lead.converted_opportunity_id else None
-    good_deal = (deal is not None and deal.amount_cents == p["amount"] and deal.close_date.isoformat() == p["close"]
-                 and same_text(deal.name, p["name"]) and deal.owner_id == start_lead.owner_id)
-    new_account_id = account.id if account is not None else -1
-    allowed = [Allow("crm_lead", ("updated",), lambda row: row["id"] == p["lead"]),
-               Allow("crm_contact", ("added",), lambda row: row["email"] == start_lead.email),
-               Allow("crm_opportunity", ("added",), lambda row: row["account_id"] == new_account_id)]
-    if not p["into"]:
-        allowed.append(Allow("crm_account", ("added",), lambda row: row["name"] == start_lead.company))
-    where = ctx.start.get(Account, p["into"]).name if p["into"] else f"a new account named {start_lead.company}"
-    return [check("The lead is converted", lead.status == "Converted", f"its status is {lead.status}", weight=2),
-            check(f"It was converted into {where}", right_account,
-                  f"converted into {account.name if account else 'nothing'}"),
-            check("Its contact has the lead's name and email", contact is not None
-                  and contact.email == start_lead.email and contact.last_name == start_lead.last_name,
-                  "no such contact"),
-            check(f"The new opportunity is \"{p['name']}\", {money(p['amount'])}, closing {p['close']}", good_deal,
-                  f"found {(deal.name, deal.amount, str(deal.close_date)) if deal else 'no opportunity'}", weight=2),
-            nothing_else_changed(ctx.diff, allowed)]
+DISCOUNT_REASONS = ["They signed a three-year commitment", "A competitor quoted them far lower",
+                    "They are a reference customer for their industry",
+                    "End-of-quarter deal brought forward by a month", "The purchase doubles their seat count",
+                    "Budget was cut after their reorganisation"]
+ESCALATION_REASONS = ["Customer is threatening to cancel the renewal", "Outage is blocking their month-end close",
+                      "Their CIO emailed our CEO about it", "No response for over a week",
+                      "Affects every user at the customer", "Data export has failed three times"]
 
 
 @register
@@ -104,7 +39,11 @@ class ConvertLead(TaskTemplate):
     def sample(self, session, rng, instance):
         lead, into, p = conversion_sample(session, rng)
         text = conversion_text(lead, into, p)
-        return TaskInstance(self.id, instance, lead.owner_id, f"{text[0].upper()}{text[1:]}.", conversion_steps(p), p)
+        return TaskInstance(self.id, instance, lead.owner_id, f"{text[0].upper()}{text[1:]}. Change nothing else.",
+                            conversion_steps(p), p)
+
+    def declare(self, start, inst):
+        return conversion_declaration(start, inst.params)
 
     def check(self, ctx, inst):
         return conversion_checks(ctx, inst.params)
@@ -133,24 +72,33 @@ class AddProducts(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"Add {quantity} × {product.name} to {your(actor, owner)} opportunity \"{deal.name}\", {off}, priced "
-            f"from the {book_name}.",
+            f"from the {book_name}, as one new line item.",
             [ToolCall("crm_add_line_item", {"opportunity": deal.id, "product": product.code, "quantity": quantity,
                                             "discount": discount, "price_book": book})],
             {"deal": deal.id, "product": product.id, "quantity": quantity, "discount": discount, "book": book})
 
+    def declare(self, start, inst):
+        deal = start.get(Opportunity, inst.params["deal"])
+        return Declaration([Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))])
+
     def check(self, ctx, inst):
         p = inst.params
-        added = [r for r in ctx.diff.table("crm_line_item").added if r["opportunity_id"] == p["deal"]]
+        deal = self.declare(ctx.start, inst).targets[0].ref
+        added = [r for r in ctx.diff.table("crm_line_item").added if r["opportunity_id"] == deal]
         right = [r for r in added if r["product_id"] == p["product"] and r["quantity"] == p["quantity"]
                  and r["discount_bp"] == p["discount"] * 100 and r["price_book_id"] == p["book"]]
         product = ctx.start.get(Product, p["product"])
+        price = ctx.start.scalar(select(PriceBookEntry.unit_price_cents).where(
+            PriceBookEntry.price_book_id == p["book"], PriceBookEntry.product_id == p["product"]))
+        amount = sum(ctx.start.scalars(select(LineItem.total_cents).where(LineItem.opportunity_id == deal))) \
+            + line_total(p["quantity"], price, p["discount"] * 100)
         return [check(f"The deal has a new {product.name} line", added, "no new line item on the deal"),
-                check(f"It is {p['quantity']} units at {p['discount']}% off", len(right) == 1 and len(added) == 1,
+                check(f"It is {p['quantity']} units at {p['discount']}% off", right,
                       f"new lines: {[(r['product_id'], r['quantity'], r['discount_bp'] / 100) for r in added]}",
                       weight=2),
                 nothing_else_changed(ctx.diff, [
-                    Allow("crm_line_item", ("added",), lambda row: row["opportunity_id"] == p["deal"]),
-                    allow_deal(p["deal"], "amount_cents")])]
+                    Allow("crm_line_item", ("added",), lambda row: row["opportunity_id"] == deal),
+                    allow_deal(deal, "amount_cents", where=lambda row: row["amount_cents"] == amount)])]
 
 
 def discountable(session) -> list[LineItem]:
@@ -171,26 +119,36 @@ class RequestDiscount(TaskTemplate):
         item = pick(rng, discountable(session))
         deal = session.get(Opportunity, item.opportunity_id)
         actor, owner = editor(session, rng, deal.owner_id, 0.85), session.get(Person, deal.owner_id)
-        discount = pick(rng, [22, 25, 28, 30, 32, 35, 40])
-        reason, key = pick(rng, DISCOUNT_REASONS)
+        discount, reason = pick(rng, [22, 25, 28, 30, 32, 35, 40]), pick(rng, DISCOUNT_REASONS)
         return TaskInstance(
             self.id, instance, actor.id,
             f"The customer on {your(actor, owner)} opportunity \"{deal.name}\" needs {discount}% off its "
-            f"{item.product.name} line. Request that discount for approval, giving the reason \"{reason}\".",
+            f"{item.product.name} line. Request that discount for approval once, giving the reason \"{reason}\" "
+            "word for word.",
             [ToolCall("crm_request_discount", {"line_item": item.id, "discount": discount, "reason": reason})],
-            {"item": item.id, "discount": discount, "key": key})
+            {"item": item.id, "discount": discount, "reason": reason})
+
+    def declare(self, start, inst):
+        p = inst.params
+        item = start.get(LineItem, p["item"])
+        deal = start.get(Opportunity, item.opportunity_id)
+        siblings = start.scalars(select(LineItem.id).where(LineItem.opportunity_id == deal.id, LineItem.id != item.id))
+        mine = [i.id for i in discountable(start) if i.id != item.id
+                and start.get(Opportunity, i.opportunity_id).owner_id == deal.owner_id]
+        return Declaration([Target("line_item", item.id, list(dict.fromkeys([*siblings, *mine]))[:25])],
+                           [quoted(DISCOUNT_REASONS, p["reason"], "reason", "reason")])
 
     def check(self, ctx, inst):
         p = inst.params
-        added = [r for r in ctx.diff.table("crm_discount_approval").added if r["line_item_id"] == p["item"]]
+        declared = self.declare(ctx.start, inst)
+        item = declared.targets[0].ref
+        added = [r for r in ctx.diff.table("crm_discount_approval").added if r["line_item_id"] == item]
         right = [r for r in added if r["discount_bp"] == p["discount"] * 100 and r["status"] == "Pending"]
-        explained = [r for r in right if contains_text(r["reason"], p["key"])]
-        return [check("A discount request was made on that product line", added, "no new request on it"),
-                check(f"It asks for {p['discount']}%", right, f"requests: {[r['discount_bp'] / 100 for r in added]}",
-                      weight=2),
-                check("It gives the customer's reason", explained, f"reasons: {[r['reason'] for r in right][:2]}"),
+        return [check(f"A request for {p['discount']}% off that product line is pending", right,
+                      f"requests on it: {[r['discount_bp'] / 100 for r in added]}", weight=2),
+                *reads_exactly([r["reason"] for r in added], declared.claims[0], f"Its reason reads \"{p['reason']}\""),
                 nothing_else_changed(ctx.diff, [Allow("crm_discount_approval", ("added",),
-                                                      lambda row: row["line_item_id"] == p["item"])])]
+                                                      lambda row: row["line_item_id"] == item)])]
 
 
 def _request(owner_id: int, item_id: int, discount: int, reason: str):
@@ -209,7 +167,6 @@ class ApproveDiscount(TaskTemplate):
         deal = session.get(Opportunity, item.opportunity_id)
         owner = session.get(Person, deal.owner_id)
         discount, threshold = pick(rng, [22, 25, 28, 30, 32, 35, 40]), pick(rng, [25, 30, 35])
-        reason, _key = pick(rng, DISCOUNT_REASONS)
         approve = discount <= threshold
         return TaskInstance(
             self.id, instance, owner.manager_id,
@@ -219,24 +176,44 @@ class ApproveDiscount(TaskTemplate):
              ToolCall("crm_approve_discount" if approve else "crm_reject_discount",
                       {"approval": Ref(0, "pending_approvals.0.id")})],
             {"item": item.id, "discount": discount, "approve": approve},
-            setup=_request(owner.id, item.id, discount, reason))
+            setup=_request(owner.id, item.id, discount, pick(rng, DISCOUNT_REASONS)))
+
+    def declare(self, start, inst):
+        pending = list(start.scalars(select(DiscountApproval).where(DiscountApproval.status == "Pending")
+                                     .order_by(DiscountApproval.id)))
+        target = next(a for a in pending if a.line_item_id == inst.params["item"])
+        others = sorted((a for a in pending if a.id != target.id), key=lambda a: (a.approver_id != inst.actor_id, a.id))
+        deal = start.get(Opportunity, target.opportunity_id)
+        return Declaration([Target("approval", target.id, [a.id for a in others][:25]),
+                            Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))])
 
     def check(self, ctx, inst):
         p = inst.params
-        approval = ctx.start.scalar(select(DiscountApproval).where(DiscountApproval.line_item_id == p["item"],
-                                                                   DiscountApproval.status == "Pending"))
+        approval = ctx.start.get(DiscountApproval, self.declare(ctx.start, inst).targets[0].ref)
         now = ctx.final.get(DiscountApproval, approval.id)
         wanted = "Approved" if p["approve"] else "Rejected"
         allowed = [Allow("crm_discount_approval", ("updated",), lambda row: row["id"] == approval.id,
                          ("status", "decided_at", "decision_note"))]
-        if p["approve"]:
-            allowed += [Allow("crm_line_item", ("updated",), lambda row: row["id"] == p["item"],
-                              ("discount_bp", "total_cents")), allow_deal(approval.opportunity_id, "amount_cents")]
+        if p["approve"]:  # approving applies the discount to the line, and the line's total to the deal
+            item = ctx.start.get(LineItem, approval.line_item_id)
+            total = line_total(item.quantity, item.unit_price_cents, approval.discount_bp)
+            amount = ctx.start.get(Opportunity, approval.opportunity_id).amount_cents - item.total_cents + total
+            allowed += [Allow("crm_line_item", ("updated",), lambda row: row["id"] == item.id
+                              and row["discount_bp"] == approval.discount_bp and row["total_cents"] == total,
+                              ("discount_bp", "total_cents")),
+                        allow_deal(approval.opportunity_id, "amount_cents",
+                                   where=lambda row: row["amount_cents"] == amount)]
         return [check(f"The request is {wanted.lower()}", now.status == wanted, f"it is {now.status}", weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
 
 
 # ---------------------------------------------------------------- cases
+
+def _can_read(session, actor: Person, owner_id: int) -> bool:
+    """Whether the actor sees records owned by `owner_id`."""
+    scope = scope_of(session, actor)
+    return (scope.is_admin or scope.is_sales) and scope.can_read(owner_id)
+
 
 def _urgent_cases(session, account_id: int) -> list[Case]:
     return list(session.scalars(select(Case).where(Case.account_id == account_id, Case.status.in_(("New", "Working")),
@@ -257,26 +234,35 @@ class EscalateCase(TaskTemplate):
             account = session.get(Account, pick(rng, accounts))
             cases = _urgent_cases(session, account.id)
             actor = editor(session, rng, cases[0].owner_id)
-            if all(can_read(session, actor, c.owner_id) for c in cases):
+            if all(_can_read(session, actor, c.owner_id) for c in cases):
                 break
-        reason, key = pick(rng, ESCALATION_REASONS)
+        reason = pick(rng, ESCALATION_REASONS)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Escalate the oldest case of {account.name} that is New or Working with High or Urgent priority. "
-            f"Give the reason \"{reason}\".",
+            f"Escalate the oldest case of {account.name} that is New or Working with High or Urgent priority, "
+            f"giving the reason \"{reason}\" word for word. Change nothing else.",
             [ToolCall("crm_escalate_case", {"case": cases[0].id, "reason": reason})],
-            {"account": account.id, "key": key})
+            {"account": account.id, "reason": reason})
+
+    def declare(self, start, inst):
+        p = inst.params
+        target, *urgent = _urgent_cases(start, p["account"])
+        scope = scope_of(start, start.get(Person, inst.actor_id))  # the look-alikes the actor could escalate
+        others = start.scalars(select(Case).where(Case.id != target.id, Case.status.in_(("New", "Working")))
+                               .order_by(Case.account_id != p["account"], Case.id))
+        found = [c.id for c in [*urgent, *others] if scope.can_edit(c.owner_id)]
+        return Declaration([Target("case", target.id, list(dict.fromkeys(found))[:25])],
+                           [quoted(ESCALATION_REASONS, p["reason"], "reason", "reason")])
 
     def check(self, ctx, inst):
-        p = inst.params
-        target = _urgent_cases(ctx.start, p["account"])[0]
+        declared = self.declare(ctx.start, inst)
+        target = ctx.start.get(Case, declared.targets[0].ref)
         now = ctx.final.get(Case, target.id)
-        notes = [a for a in new_activities(ctx, "case", target.id) if contains_text(a["body"], p["key"])
-                 or contains_text(a["subject"], p["key"])]
+        notes = [a["body"] for a in new_activities(ctx, "case", target.id, "note")]
         return [check(f"Case {target.id} (\"{target.subject}\") is Escalated", now.status == "Escalated",
                       f"it is {now.status}", weight=2),
-                check("The escalation gives the reason", notes, "no note on the case gives the reason"),
+                *reads_exactly(notes, declared.claims[0],
+                               f"The escalation gives the reason \"{inst.params['reason']}\""),
                 nothing_else_changed(ctx.diff, [
-                    Allow("crm_case", ("updated",), lambda row: row["id"] == target.id, ("status", "priority")),
-                    allow_activity("case", target.id)])]
-
+                    Allow("crm_case", ("updated",), lambda row: row["id"] == target.id, ("status",)),
+                    allow_activity("case", target.id, "note", ctx.actor_id)])]

@@ -1,107 +1,30 @@
-"""Ticket task templates about single tickets, and the helpers every tickets task module shares:
-assign a new IT ticket to a group member, resolve your ticket with a word to the reporter, raise an
-incident's impact and urgency, ask the reporter for information while the ticket waits on them,
-plan a ticket into the active sprint and start it, record that one ticket blocks another.
+"""Ticket task templates about single tickets: assign a new IT ticket to a group member, resolve
+your ticket with a word to the reporter, raise an incident's impact and urgency, ask the reporter
+for information while the ticket waits on them, plan a ticket into the active sprint and start it,
+record that one ticket blocks another.
 
 Actors are always allowed to do what they are asked (agents of the project, members of the
-ticket's group, its assignee); expected values are recomputed from the start state."""
+ticket's group, its assignee); expected values are recomputed from the start state. The helpers
+live in tickets_common; the ones other task modules import from here are re-exported."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
 from officegym.apps.tickets import workflow
-from officegym.apps.tickets.access import is_worker
-from officegym.apps.tickets.models import Group, GroupMember, Link, Project, Sprint, Ticket
+from officegym.apps.tickets.models import Group, Link, Ticket
 from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.statements import Candidate, says
 
-from .base import TaskInstance, TaskTemplate, ToolCall
-from .common import contains_text, pick
+from . import tickets_vocab as vocab
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import pick
 from .registry import register
+from .tickets_common import (LOOKALIKES, active_sprint_of, allow_comment, allow_ticket, backlog, described,
+                             ending, first_response, group_people, key_pool, links_between, new_comments,
+                             posted_once, project_id, text_pool, ticket_target, tickets_where, worker)
 
-REPLIES = ["We rolled out a fix this morning; it should work again.", "A restart of the client clears it for now.",
-           "The access is in place, please sign out and back in.", "We replaced the faulty part, all set.",
-           "The vendor patched it on their side.", "Your account was re-synced, try again now."]
-QUESTIONS = ["Which laptop model and OS version are you on?", "Does it also happen on the office network?",
-             "Can you send a screenshot of the error message?", "Since when exactly has this been happening?",
-             "Which manager approved the access?", "Does a colleague on your team see the same thing?"]
-NOTES = ["Looks related to the certificate rotation last week.", "Vendor case opened, waiting for their reply.",
-         "Same symptom as an incident we closed last month.", "Checked the logs: nothing on our side yet."]
-
-
-# ---------------------------------------------------------------- helpers shared by tickets task modules
-
-def tickets_where(session: Session, *conditions) -> list[Ticket]:
-    """Tickets matching the conditions, by id."""
-    return list(session.scalars(select(Ticket).where(*conditions).order_by(Ticket.id)))
-
-
-def project_id(session: Session, key: str) -> int | None:
-    """The id of a project by key (None when the world has no such project)."""
-    return session.scalar(select(Project.id).where(Project.key == key))
-
-
-def group_people(session: Session, group_id: int) -> list[Person]:
-    """An assignment group's people, by id."""
-    return list(session.scalars(select(Person).join(GroupMember, GroupMember.person_id == Person.id)
-                                .where(GroupMember.group_id == group_id).order_by(Person.id)))
-
-
-def group_named(session: Session, name: str) -> Group | None:
-    """An assignment group by exact name."""
-    return session.scalar(select(Group).where(Group.name == name))
-
-
-def worker(session: Session, rng, ticket: Ticket, exclude: tuple[int, ...] = ()) -> Person:
-    """Someone who works the ticket: its assignee, a member of its group or an agent of the project."""
-    pool = ([session.get(Person, ticket.assignee_id)] if ticket.assignee_id else []) + (
-        group_people(session, ticket.group_id) if ticket.group_id else [])
-    pool = [p for p in pool if p.id not in exclude and is_worker(session, p, ticket)]
-    if not pool:
-        pool = [p for p in session.scalars(select(Person).where(Person.department_id == ticket.project.department_id)
-                                           .order_by(Person.id)) if p.id not in exclude]
-    return pick(rng, pool)
-
-
-def allow_ticket(ticket_id: int, *fields: str) -> Allow:
-    """Allow changes to these fields of one ticket (and the bookkeeping that moves with them)."""
-    extra = ("updated_at", "priority_rank", "resolved_at", "paused_since", "paused_minutes", "first_response_at")
-    return Allow("tickets_ticket", ("updated",), lambda row: row["id"] == ticket_id, tuple(fields) + extra)
-
-
-def allow_comments(ticket_id: int) -> Allow:
-    """Allow new comments and work notes on one ticket."""
-    return Allow("tickets_comment", ("added",), lambda row: row["ticket_id"] == ticket_id)
-
-
-def new_comments(ctx, ticket_id: int, internal: bool | None = None) -> list[dict]:
-    """Comments the actor added to one ticket (optionally only notes or only public ones)."""
-    return [r for r in ctx.diff.table("tickets_comment").added
-            if r["ticket_id"] == ticket_id and r["author_id"] == ctx.actor_id
-            and (internal is None or bool(r["internal"]) == internal)]
-
-
-def added_tickets(ctx, project_key: str) -> list[dict]:
-    """Tickets the actor filed in a project during the episode."""
-    pid = project_id(ctx.final, project_key)
-    return [r for r in ctx.diff.table("tickets_ticket").added if r["project_id"] == pid
-            and r["reporter_id"] == ctx.actor_id]
-
-
-def described(ticket: Ticket) -> str:
-    """'IT-12 ("Cannot connect to VPN")' for instructions."""
-    return f"{ticket.key} (\"{ticket.summary}\")"
-
-
-def links_between(session: Session, source_id: int, target_id: int, kind: str) -> bool:
-    """Whether `source` has a link of `kind` to `target`."""
-    return session.scalar(select(Link.id).where(Link.source_id == source_id, Link.target_id == target_id,
-                                                Link.kind == kind)) is not None
-
-
-# ---------------------------------------------------------------- templates
 
 @register
 class AssignNewTicket(TaskTemplate):
@@ -121,14 +44,21 @@ class AssignNewTicket(TaskTemplate):
             [ToolCall("tickets_assign_ticket", {"key": ticket.key, "assignee": f"@{assignee.handle}"})],
             {"ticket": ticket.id, "assignee": assignee.id})
 
+    def declare(self, start, inst):
+        ticket, assignee = start.get(Ticket, inst.params["ticket"]), start.get(Person, inst.params["assignee"])
+        others = [f"@{p.handle}" for p in group_people(start, ticket.group_id) if p.id != assignee.id]
+        return Declaration([ticket_target(start, ticket, inst.actor_id, first=lambda t: t.status == "New"),
+                            Target("person", f"@{assignee.handle}", others)])
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Ticket, p["ticket"])
+        was, now = ctx.start.get(Ticket, p["ticket"]), ctx.final.get(Ticket, p["ticket"])
         name = ctx.start.get(Person, p["assignee"]).name
         return [check(f"{now.key} is assigned to {name}", now.assignee_id == p["assignee"],
                       f"its assignee is {now.assignee_id}", weight=2),
                 check(f"{now.key} is Assigned", now.status == "Assigned", f"it is {now.status}"),
-                nothing_else_changed(ctx.diff, [allow_ticket(p["ticket"], "assignee_id", "status")])]
+                nothing_else_changed(ctx.diff, [allow_ticket(was.id, values=ending(
+                    was, assignee_id=p["assignee"], status="Assigned"))])]
 
 
 def _ongoing(session, key: str, statuses=("Assigned", "In Progress")) -> list[Ticket]:
@@ -145,25 +75,33 @@ class ResolveWithReply(TaskTemplate):
     def sample(self, session, rng, instance):
         ticket = pick(rng, _ongoing(session, "IT"))
         actor = session.get(Person, ticket.assignee_id)
-        resolution, reply = pick(rng, ["Fixed", "Workaround"]), pick(rng, REPLIES)
+        resolution, reply = pick(rng, ["Fixed", "Workaround"]), pick(rng, vocab.REPLIES)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Resolve {described(ticket)} as {resolution}, telling the reporter in a public comment: \"{reply}\"",
+            f"Resolve {described(ticket)} as {resolution}, telling the reporter in one public comment, word for "
+            f"word: \"{reply}\"",
             [ToolCall("tickets_add_comment", {"key": ticket.key, "body": reply}),
              ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Resolve",
                                                     "resolution": resolution})],
             {"ticket": ticket.id, "resolution": resolution, "reply": reply})
 
+    def declare(self, start, inst):
+        reply = inst.params["reply"]
+        return Declaration([ticket_target(start, start.get(Ticket, inst.params["ticket"]), inst.actor_id)],
+                           [Claim(Candidate.text(reply), text_pool(vocab.REPLIES, reply), "body", "reply")])
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Ticket, p["ticket"])
-        public = [c for c in new_comments(ctx, p["ticket"], internal=False) if contains_text(c["body"], p["reply"])]
+        was, now = ctx.start.get(Ticket, p["ticket"]), ctx.final.get(Ticket, p["ticket"])
         return [check(f"{now.key} is Resolved", now.status == "Resolved", f"it is {now.status}", weight=2),
                 check(f"Its resolution is {p['resolution']}", now.resolution == p["resolution"],
                       f"it is {now.resolution or 'empty'}"),
-                check("The reporter got the reply in a public comment", public, "no public comment of yours says it"),
-                nothing_else_changed(ctx.diff, [allow_ticket(p["ticket"], "status", "resolution"),
-                                                allow_comments(p["ticket"])])]
+                check("The reporter got the reply, word for word, in one public comment",
+                      posted_once(ctx, was.id, p["reply"], internal=False), "no public comment of yours says it"),
+                nothing_else_changed(ctx.diff, [
+                    allow_ticket(was.id, "resolved_at", *first_response(was, ctx.actor_id),
+                                 values=ending(was, status="Resolved", resolution=p["resolution"])),
+                    allow_comment(ctx, was.id, p["reply"], internal=False)])]
 
 
 @register
@@ -178,24 +116,28 @@ class RaiseIncidentImpact(TaskTemplate):
         ticket = pick(rng, incidents)
         impact, urgency = pick(rng, [(i, u) for i in ("High", "Medium", "Low") for u in ("High", "Medium", "Low")
                                      if (i, u) != (ticket.impact, ticket.urgency)])
-        actor = worker(session, rng, ticket)
+        actor = worker(session, rng, ticket, also=incidents)
         return TaskInstance(
             self.id, instance, actor.id,
             f"New information on {described(ticket)}: set its impact to {impact} and its urgency to {urgency}.",
             [ToolCall("tickets_update_ticket", {"key": ticket.key, "impact": impact, "urgency": urgency})],
             {"ticket": ticket.id, "impact": impact, "urgency": urgency})
 
+    def declare(self, start, inst):
+        ticket = start.get(Ticket, inst.params["ticket"])
+        return Declaration([ticket_target(start, ticket, inst.actor_id, Ticket.type == "Incident")])
+
     def check(self, ctx, inst):
         from officegym.apps.tickets.sla import incident_priority
 
         p = inst.params
-        now = ctx.final.get(Ticket, p["ticket"])
+        was, now = ctx.start.get(Ticket, p["ticket"]), ctx.final.get(Ticket, p["ticket"])
         expected = incident_priority(p["impact"], p["urgency"])
         return [check(f"Impact is {p['impact']} and urgency {p['urgency']}",
                       (now.impact, now.urgency) == (p["impact"], p["urgency"]),
                       f"impact {now.impact}, urgency {now.urgency}", weight=2),
-                check(f"Priority is {expected}", now.priority == expected, f"it is {now.priority}"),
-                nothing_else_changed(ctx.diff, [allow_ticket(p["ticket"], "impact", "urgency", "priority")])]
+                nothing_else_changed(ctx.diff, [allow_ticket(was.id, "priority_rank", values=ending(
+                    was, impact=p["impact"], urgency=p["urgency"], priority=expected))])]
 
 
 @register
@@ -204,36 +146,41 @@ class AskReporter(TaskTemplate):
     summary = "Ask a ticket's reporter a question, note your suspicion internally, and wait on the customer."
 
     def sample(self, session, rng, instance):
-        ticket = pick(rng, _ongoing(session, "IT", ("In Progress",)) + _ongoing(session, "LEGAL", ("In Progress",)))
+        ticket = pick(rng, [t for t in _ongoing(session, "IT", ("In Progress",)) + _ongoing(
+            session, "LEGAL", ("In Progress",)) if t.reporter_id != t.assignee_id])
         actor = session.get(Person, ticket.assignee_id)
-        question, note = pick(rng, QUESTIONS), pick(rng, NOTES)
+        question, note = pick(rng, vocab.QUESTIONS), pick(rng, vocab.NOTES)
         reporter = session.get(Person, ticket.reporter_id)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"On {described(ticket)}, ask {reporter.name} publicly: \"{question}\" Add an internal work note "
-            f"(not visible to them): \"{note}\" Then set the ticket to wait on the customer.",
+            f"On {described(ticket)}, ask {reporter.name} publicly, in one comment, word for word: \"{question}\" "
+            f"Add one internal work note (not visible to them), word for word: \"{note}\" Then set the ticket to "
+            "wait on the customer.",
             [ToolCall("tickets_add_comment", {"key": ticket.key, "body": question}),
              ToolCall("tickets_add_work_note", {"key": ticket.key, "body": note}),
              ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Wait for customer"})],
             {"ticket": ticket.id, "question": question, "note": note})
 
+    def declare(self, start, inst):
+        question, note = inst.params["question"], inst.params["note"]
+        return Declaration([ticket_target(start, start.get(Ticket, inst.params["ticket"]), inst.actor_id)],
+                           [Claim(Candidate.text(question), text_pool(vocab.QUESTIONS, question), "body", "question"),
+                            Claim(Candidate.text(note), text_pool(vocab.NOTES, note), "body", "work note")])
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Ticket, p["ticket"])
-        asked = [c for c in new_comments(ctx, p["ticket"], internal=False) if contains_text(c["body"], p["question"])]
-        noted = [c for c in new_comments(ctx, p["ticket"], internal=True) if contains_text(c["body"], p["note"])]
-        leaked = [c for c in new_comments(ctx, p["ticket"], internal=False) if contains_text(c["body"], p["note"])]
-        return [check("The question is a public comment", asked, "no public comment of yours asks it"),
-                check("The suspicion is an internal work note", noted and not leaked,
-                      "the note is missing" if not noted else "the note was also posted publicly"),
+        was, now = ctx.start.get(Ticket, p["ticket"]), ctx.final.get(Ticket, p["ticket"])
+        return [check("The question, word for word, is one public comment",
+                      posted_once(ctx, was.id, p["question"], internal=False), "no public comment of yours asks it"),
+                check("The suspicion, word for word, is one internal work note",
+                      posted_once(ctx, was.id, p["note"], internal=True), "no work note of yours says it"),
                 check(f"{now.key} is Waiting on customer", now.status == "Waiting on customer", f"it is {now.status}",
                       weight=2),
-                nothing_else_changed(ctx.diff, [allow_ticket(p["ticket"], "status"), allow_comments(p["ticket"])])]
-
-
-def active_sprint_of(session: Session, key: str) -> Sprint | None:
-    """The active sprint of a project."""
-    return session.scalar(select(Sprint).where(Sprint.project_id == project_id(session, key), Sprint.state == "active"))
+                nothing_else_changed(ctx.diff, [
+                    allow_ticket(was.id, "paused_since", *first_response(was, ctx.actor_id),
+                                 values=ending(was, status="Waiting on customer")),
+                    allow_comment(ctx, was.id, p["question"], internal=False),
+                    allow_comment(ctx, was.id, p["note"], internal=True)])]
 
 
 @register
@@ -243,11 +190,10 @@ class PlanAndStart(TaskTemplate):
 
     def sample(self, session, rng, instance):
         sprint = active_sprint_of(session, "ENG")
-        backlog = tickets_where(session, Ticket.project_id == sprint.project_id, Ticket.status == "To Do",
-                                Ticket.sprint_id.is_(None), Ticket.type != "Sub-task")
-        ticket = pick(rng, backlog)
+        ticket = pick(rng, backlog(session, sprint.project_id))
         actor = pick(rng, list(session.scalars(select(Person).where(
-            Person.department_id == ticket.project.department_id).order_by(Person.id))))
+            Person.department_id == ticket.project.department_id, Person.id != ticket.assignee_id)
+            .order_by(Person.id))))
         return TaskInstance(
             self.id, instance, actor.id,
             f"Pull {described(ticket)} into the active sprint, assign it to yourself and start progress on it.",
@@ -256,13 +202,19 @@ class PlanAndStart(TaskTemplate):
              ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Start progress"})],
             {"ticket": ticket.id, "sprint": sprint.id})
 
+    def declare(self, start, inst):
+        ticket = start.get(Ticket, inst.params["ticket"])
+        return Declaration([Target("ticket", ticket.key, [t.key for t in backlog(start, ticket.project_id)
+                                                          if t.id != ticket.id][:LOOKALIKES])])
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Ticket, p["ticket"])
+        was, now = ctx.start.get(Ticket, p["ticket"]), ctx.final.get(Ticket, p["ticket"])
         return [check(f"{now.key} is in the active sprint", now.sprint_id == p["sprint"], f"sprint {now.sprint_id}"),
                 check(f"{now.key} is assigned to you", now.assignee_id == ctx.actor_id, f"assignee {now.assignee_id}"),
                 check(f"{now.key} is In Progress", now.status == "In Progress", f"it is {now.status}", weight=2),
-                nothing_else_changed(ctx.diff, [allow_ticket(p["ticket"], "sprint_id", "assignee_id", "status")])]
+                nothing_else_changed(ctx.diff, [allow_ticket(was.id, values=ending(
+                    was, sprint_id=p["sprint"], assignee_id=ctx.actor_id, status="In Progress"))])]
 
 
 @register
@@ -283,15 +235,31 @@ class RecordBlocker(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"{described(second)} cannot be finished before {described(first)} is done. Record that in the "
-            "tracker with a link.",
-            [ToolCall("tickets_link_tickets", {"key": first.key, "kind": "blocks", "other": second.key})],
+            f"tracker with one link, and add one public comment on {second.key} naming the ticket it waits for.",
+            [ToolCall("tickets_add_comment", {"key": second.key, "body": f"Waiting for {first.key} to be done."}),
+             ToolCall("tickets_link_tickets", {"key": first.key, "kind": "blocks", "other": second.key})],
             {"blocker": first.id, "blocked": second.id})
+
+    def declare(self, start, inst):
+        blocker, blocked = start.get(Ticket, inst.params["blocker"]), start.get(Ticket, inst.params["blocked"])
+        both, work = {blocker.key, blocked.key}, Ticket.type != "Sub-task"
+        keys = [c for c in key_pool(start, blocker.project.key, blocker.key) if c.label != blocked.key]
+        return Declaration([ticket_target(start, blocker, inst.actor_id, work, exclude=both),
+                            ticket_target(start, blocked, inst.actor_id, work, exclude=both)],
+                           [Claim(Candidate.text(blocker.key), keys, "body", "ticket key")])
 
     def check(self, ctx, inst):
         p = inst.params
         blocker, blocked = ctx.start.get(Ticket, p["blocker"]), ctx.start.get(Ticket, p["blocked"])
+        named = self.declare(ctx.start, inst).claims[0]
+        comments = [c["body"] for c in new_comments(ctx, blocked.id, internal=False)]
         return [check(f"{blocker.key} blocks {blocked.key}", links_between(ctx.final, blocker.id, blocked.id, "blocks"),
                       "no such link", weight=2),
-                nothing_else_changed(ctx.diff, [Allow("tickets_link", ("added",), lambda row: row["kind"] == "blocks"
-                                                      and (row["source_id"], row["target_id"]) == (blocker.id, blocked.id)),
-                                                allow_ticket(blocker.id), allow_ticket(blocked.id)])]
+                *says(comments, named.right, named.others, f"Your comment on {blocked.key} names {blocker.key}",
+                      named.kind, weight=1),
+                nothing_else_changed(ctx.diff, [Allow("tickets_link", ("added",), lambda row: (
+                                                    row["source_id"], row["target_id"], row["kind"]) == (
+                                                    blocker.id, blocked.id, "blocks")),
+                                                allow_ticket(blocker.id),
+                                                allow_ticket(blocked.id, *first_response(blocked, ctx.actor_id)),
+                                                allow_comment(ctx, blocked.id, None, internal=False)])]

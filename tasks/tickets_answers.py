@@ -9,14 +9,32 @@ from sqlalchemy import select
 from officegym import clock
 from officegym.apps.org.models import Person
 from officegym.apps.tickets import workflow
-from officegym.apps.tickets.models import Component, Group, Ticket, TicketComponent
+from officegym.apps.tickets.models import Component, Group, Project, Ticket, TicketComponent
 from officegym.apps.tickets.sla import sla_clocks
-from officegym.graders.checks import answer_is_number, nothing_else_changed
+from officegym.graders.answers import answer_is_number
+from officegym.graders.checks import nothing_else_changed
+from officegym.graders.statements import Candidate
 
-from .base import TaskInstance, TaskTemplate, ToolCall
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import pick
 from .registry import register
-from .tickets import group_people, project_id, tickets_where
+from .tickets_common import LOOKALIKES, group_people, project_id, tickets_where
+
+
+def other_counts(expected: int, spread: int = 12) -> list[Candidate]:
+    """The counts a counting question could be answered with instead of `expected`."""
+    return [Candidate.text(str(n)) for n in range(max(0, expected - spread), expected + spread + 1) if n != expected]
+
+
+def _count_claim(expected: int) -> Claim:
+    return Claim(Candidate.text(str(expected)), other_counts(expected), "answer", "count")
+
+
+def _asked_about(counted: list[Ticket], queue: list[Ticket]) -> Target:
+    """The tickets a count is about: the first counted one (or of the queue, when none counts), with
+    the rest of the queue as look-alikes."""
+    first = (counted or queue)[0]
+    return Target("ticket", first.key, [t.key for t in queue if t.id != first.id][:LOOKALIKES])
 
 
 def _breached(session, group_id: int, clock_name: str, kind: str | None) -> list[Ticket]:
@@ -24,7 +42,8 @@ def _breached(session, group_id: int, clock_name: str, kind: str | None) -> list
     now = clock.now(session)
     found = []
     for ticket in tickets_where(session, Ticket.group_id == group_id, *([Ticket.type == kind] if kind else [])):
-        if workflow.is_open(ticket.status) and any(c.name == clock_name and c.breached for c in sla_clocks(ticket, now)):
+        clocks = sla_clocks(ticket, now)
+        if workflow.is_open(ticket.status) and any(c.name == clock_name and c.breached for c in clocks):
             found.append(ticket)
     return found
 
@@ -52,9 +71,15 @@ class BreachedSlaCount(TaskTemplate):
              ToolCall("submit_answer", {"answer": str(count)})],
             {"group": group.id, "clock": clock_name, "kind": kind}, is_answer_task=True)
 
-    def check(self, ctx, inst):
+    def declare(self, start, inst):
         p = inst.params
-        expected = len(_breached(ctx.start, p["group"], p["clock"], p["kind"]))
+        breached = _breached(start, p["group"], p["clock"], p["kind"])
+        queue = tickets_where(start, Ticket.group_id == p["group"])
+        queue = [t for t in queue if workflow.is_open(t.status)] or queue
+        return Declaration([_asked_about(breached, queue)], [_count_claim(len(breached))])
+
+    def check(self, ctx, inst):
+        expected = int(self.declare(ctx.start, inst).claims[0].right.label)
         return [answer_is_number(ctx.answer, expected, weight=2), nothing_else_changed(ctx.diff, [])]
 
 
@@ -74,8 +99,9 @@ class OpenWorkCount(TaskTemplate):
         component = pick(rng, components)
         kind = pick(rng, ["Bug", "Story", "Task", "Sub-task"])
         count = len(_component_work(session, component.id, kind))
-        people = list(session.scalars(select(Person).order_by(Person.id)))
-        actor = pick(rng, people)
+        department = session.get(Project, component.project_id).department_id
+        actor = pick(rng, list(session.scalars(select(Person).where(Person.department_id == department)
+                                               .order_by(Person.id))))
         key = "ENG" if component.project_id == project_id(session, "ENG") else "SOPS"
         plural = {"Bug": "bugs", "Story": "stories", "Task": "tasks", "Sub-task": "sub-tasks"}[kind]
         return TaskInstance(
@@ -87,7 +113,13 @@ class OpenWorkCount(TaskTemplate):
              ToolCall("submit_answer", {"answer": str(count)})],
             {"component": component.id, "kind": kind}, is_answer_task=True)
 
-    def check(self, ctx, inst):
+    def declare(self, start, inst):
         p = inst.params
-        expected = len(_component_work(ctx.start, p["component"], p["kind"]))
+        counted = _component_work(start, p["component"], p["kind"])
+        project = start.get(Component, p["component"]).project_id
+        queue = sorted(tickets_where(start, Ticket.project_id == project), key=lambda t: (t.type != p["kind"], t.id))
+        return Declaration([_asked_about(counted, queue)], [_count_claim(len(counted))])
+
+    def check(self, ctx, inst):
+        expected = int(self.declare(ctx.start, inst).claims[0].right.label)
         return [answer_is_number(ctx.answer, expected, weight=2), nothing_else_changed(ctx.diff, [])]

@@ -4,29 +4,34 @@ announce the biggest deal closing this month, read an amount a rep announced."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from sqlalchemy import select
 
 from officegym.apps.chat import services as chat
-from officegym.apps.chat.models import Message
+from officegym.apps.chat.models import Channel, Message
 from officegym.apps.crm.access import scope_of
 from officegym.apps.crm.activities import OPEN_CASE_STATUSES
 from officegym.apps.crm.models import OPEN_STAGES, Account, Case, Opportunity
 from officegym.apps.org.models import Person
-from officegym.graders.checks import answer_is_number, check, nothing_else_changed
+from officegym.graders.answers import answer_is_number
+from officegym.graders.checks import check, nothing_else_changed
+from officegym.graders.statements import Candidate, amounts_written, says, stated
 
-from .base import Ref, TaskInstance, TaskTemplate, ToolCall
+from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .chat import _post, _steps
-from .common import (added_messages, allow_posts, channel_named, channels_of, contains_text,
-                     everyone, find_message, member_ids, mentions_of, pick)
-from .crm import (allow_activity, allow_deal, amounts_in, money, moves_to_won, new_activities, open_deals,
-                  sales_managers, sales_people, today)
-from .crm_sales import conversion_checks, conversion_sample, conversion_steps, conversion_text
+from .common import (added_messages, allow_posts, channel_named, channels_of, everyone, find_message, member_ids,
+                     people_except, pick, top_level_messages)
+from .crm import (allow_activity, allow_deal, amounts_but, deal_lookalikes, money, moves_to_won, new_activities,
+                  open_deals, quoted, reads_exactly, sales_managers, sales_people)
+from .crm_answers import accounts_but, biggest, month_deals
+from .crm_conversion import (conversion_checks, conversion_declaration, conversion_sample, conversion_steps,
+                             conversion_text)
 from .registry import register
 
-_AMOUNT = re.compile(r"\$\d{1,3}(?:,\d{3})*(?:\.\d{2})?")
+VERBAL_YES = "Verbal yes from the customer"
+NOTE_SUBJECTS = [VERBAL_YES, "Order form signed", "Customer asked for more time", "Pricing approved by finance",
+                 "Legal review finished", "Customer went quiet"]
 
 
 @register
@@ -66,26 +71,35 @@ class CloseWonAnnouncedDeal(TaskTemplate):
         return TaskInstance(
             self.id, instance, owner.id,
             f"{boss.name} posted in #deals about one of your deals. Close that opportunity as won at the amount "
-            "they gave (update the amount first if it differs) and log a note on the opportunity that the "
-            "customer gave a verbal yes.",
+            "they gave (update the amount first if it differs) and log one note on it with the subject "
+            f"\"{VERBAL_YES}\". Change nothing else.",
             [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "amount": amount / 100}),
              *moves_to_won(deal.id, deal.stage),
              ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "note",
-                                           "subject": "Verbal yes from the customer"})],
+                                           "subject": VERBAL_YES})],
             {"deal": deal.id, "amount": amount, "boss": boss.id, "text": text},
             setup=_steps(_post(boss.id, deals_channel.id, text), _post(other.owner_id, deals_channel.id, decoy)))
 
+    def declare(self, start, inst):
+        p = inst.params
+        deal = start.get(Opportunity, p["deal"])
+        post = find_message(start, p["boss"], channel_named(start, "deals").id, p["text"])
+        return Declaration([Target("message", post.id, [], {"channel": "deals"}),
+                            Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))],
+                           [quoted(NOTE_SUBJECTS, VERBAL_YES, "subject", "note subject")])
+
     def check(self, ctx, inst):
         p = inst.params
-        now = ctx.final.get(Opportunity, p["deal"])
-        notes = new_activities(ctx, "opportunity", p["deal"], "note")
+        declared = self.declare(ctx.start, inst)
+        deal = declared.targets[1].ref
+        now = ctx.final.get(Opportunity, deal)
+        notes = [a["subject"] for a in new_activities(ctx, "opportunity", deal, "note")]
         return [check("The opportunity is Closed Won", now.stage == "Closed Won", f"it is {now.stage}", weight=2),
                 check(f"Its amount is {money(p['amount'])}", now.amount_cents == p["amount"],
                       f"it is {money(now.amount_cents)}", weight=2),
-                check("You logged a note on the opportunity", notes, "no new note of yours on it"),
-                nothing_else_changed(ctx.diff, [allow_deal(p["deal"], "stage", "probability", "closed_at",
-                                                           "amount_cents", "close_date", "next_step"),
-                                                allow_activity("opportunity", p["deal"])])]
+                *reads_exactly(notes, declared.claims[0], f"You logged a note \"{VERBAL_YES}\" on it"),
+                nothing_else_changed(ctx.diff, [allow_deal(deal, "stage", "probability", "closed_at", "amount_cents"),
+                                                allow_activity("opportunity", deal, "note", ctx.actor_id)])]
 
 
 def _case_counts(session, actor: Person, region: str | None) -> Counter:
@@ -125,7 +139,7 @@ class MostOpenCasesOwnerThread(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"{asker.name} asked you a question in #{channel.name} about customer cases. Look it up in the CRM and "
-            "reply in the thread of their question with the account's name and its owner.",
+            "reply once in the thread of their question with just the account's name and its owner.",
             [ToolCall("chat_list_mentions", {"limit": 1}),
              ToolCall("chat_post_message", {"channel": channel.name, "thread_parent_id": Ref(0, "items.0.id"),
                                             "text": f"{leader.name}, owned by "
@@ -133,21 +147,28 @@ class MostOpenCasesOwnerThread(TaskTemplate):
             {"asker": asker.id, "channel": channel.id, "text": text, "region": region},
             setup=_post(asker.id, channel.id, text))
 
+    def declare(self, start, inst):
+        p = inst.params
+        question = find_message(start, p["asker"], p["channel"], p["text"])
+        account = start.get(Account, _leader(_case_counts(start, start.get(Person, inst.actor_id), p["region"])))
+        owner = start.get(Person, account.owner_id)
+        return Declaration(
+            [Target("message", question.id, top_level_messages(start, p["channel"], [question.id]),
+                    {"channel": start.get(Channel, p["channel"]).name})],
+            [Claim(Candidate.text(account.name), accounts_but(start, account.id), "text", "account"),
+             Claim(Candidate.person(owner), people_except(start, owner, p["asker"], inst.actor_id), "text", "person")])
+
     def check(self, ctx, inst):
         p = inst.params
-        question = find_message(ctx.start, p["asker"], p["channel"], p["text"])
-        account = ctx.start.get(Account, _leader(_case_counts(ctx.start, ctx.start.get(Person, ctx.actor_id),
-                                                              p["region"])))
-        owner = ctx.start.get(Person, account.owner_id)
-        replies = [r for r in added_messages(ctx, ctx.actor_id) if r["thread_parent_id"] == question.id]
-        named = [r for r in replies if contains_text(r["text"], account.name)]
-        owned = [r for r in named
-                 if contains_text(r["text"], owner.name) or owner.id in mentions_of(ctx.final, r["id"])]
+        declared = self.declare(ctx.start, inst)
+        question, (account, owner) = declared.targets[0].ref, declared.claims
+        replies = [r["text"] for r in added_messages(ctx, ctx.actor_id) if r["thread_parent_id"] == question]
         return [check("You replied in the thread of the question", replies, "no reply of yours in that thread"),
-                check(f"The reply names the account {account.name}", named,
-                      f"replies: {[r['text'] for r in replies][:3]}", weight=2),
-                check(f"The reply names its owner, {owner.name}", owned, "the owner is not named", weight=2),
-                nothing_else_changed(ctx.diff, allow_posts(ctx, p["channel"], question.id))]
+                *says(replies, account.right, account.others, f"The reply names the account {account.right.label}",
+                      account.kind),
+                *says(replies, owner.right, owner.others, f"The reply names its owner, {owner.right.label}",
+                      owner.kind),
+                nothing_else_changed(ctx.diff, allow_posts(ctx, p["channel"], question))]
 
 
 def _dm(author_id: int, other_id: int, text: str):
@@ -171,24 +192,16 @@ class ConvertDmLead(TaskTemplate):
         text = f"Hi @{owner.handle}, good news: please {conversion_text(lead, into, p)}. Thanks!"
         return TaskInstance(
             self.id, instance, owner.id,
-            f"{colleague.name} sent you a direct message about one of your leads. Do what they ask in the CRM.",
-            conversion_steps(p), {**p, "colleague": colleague.id}, setup=_dm(colleague.id, owner.id, text))
+            f"{colleague.name} sent you a direct message about one of your leads. Do what they ask in the CRM, and "
+            "change nothing else (no reply is needed).",
+            conversion_steps(p), {**p, "colleague": colleague.id, "text": text},
+            setup=_dm(colleague.id, owner.id, text))
+
+    def declare(self, start, inst):
+        return conversion_declaration(start, inst.params)
 
     def check(self, ctx, inst):
-        return conversion_checks(ctx, {k: v for k, v in inst.params.items() if k != "colleague"})
-
-
-def _month_deals(session, actor: Person, owner_id: int | None) -> list[Opportunity]:
-    """Open deals closing this month that the actor sees (only `owner_id`'s when given)."""
-    day = today(session)
-    first = day.replace(day=1)
-    last = first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
-    stmt = select(Opportunity).where(Opportunity.stage.in_(OPEN_STAGES), Opportunity.close_date >= first,
-                                     Opportunity.close_date < last,
-                                     scope_of(session, actor).read_filter(Opportunity.owner_id))
-    if owner_id is not None:
-        stmt = stmt.where(Opportunity.owner_id == owner_id)
-    return list(session.scalars(stmt.order_by(Opportunity.id)))
+        return conversion_checks(ctx, inst.params)
 
 
 @register
@@ -202,47 +215,57 @@ class AnnounceBiggestDeal(TaskTemplate):
         for _ in range(500):
             actor = pick(rng, people)
             owner = pick(rng, [None, actor] + [q for q in people if q.id != actor.id])
-            if _month_deals(session, actor, owner.id if owner else None):
+            best = biggest(month_deals(session, actor, owner.id if owner else None))
+            if best is not None:
                 break
-        best = max(_month_deals(session, actor, owner.id if owner else None), key=lambda d: d.amount_cents)
         whose = ("of all the deals you can see" if owner is None else "of yours" if owner.id == actor.id
                  else f"owned by {owner.name}")
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Find the biggest open opportunity {whose} that closes this month, and post its account name and "
-            "amount in #deals.",
+            f"Find the biggest open opportunity {whose} that closes this month, and post one message in #deals "
+            "with just its account name and its exact amount.",
             [ToolCall("chat_post_message", {"channel": "deals", "text": f"Biggest deal closing this month: "
                                             f"{best.account.name}, {money(best.amount_cents)}."})],
             {"owner": owner.id if owner else None})
 
+    def declare(self, start, inst):
+        actor = start.get(Person, inst.actor_id)
+        best = biggest(month_deals(start, actor, inst.params["owner"]))
+        seen = start.scalars(select(Opportunity.amount_cents).where(  # the open deals the actor sees
+            Opportunity.stage.in_(OPEN_STAGES), scope_of(start, actor).read_filter(Opportunity.owner_id)))
+        channels = [c.name for c in channels_of(start, actor.id) if c.name != "deals"]
+        return Declaration([Target("channel", "deals", channels)],
+                           [Claim(Candidate.text(best.account.name), accounts_but(start, best.account_id), "text",
+                                  "account"),
+                            Claim(Candidate.money(best.amount_cents), amounts_but(seen, best.amount_cents), "text",
+                                  "amount")])
+
     def check(self, ctx, inst):
+        account, amount = self.declare(ctx.start, inst).claims
         deals_id = channel_named(ctx.start, "deals").id
-        best = max(_month_deals(ctx.start, ctx.start.get(Person, ctx.actor_id), inst.params["owner"]),
-                   key=lambda d: d.amount_cents)
-        posts = [r for r in added_messages(ctx, ctx.actor_id) if r["channel_id"] == deals_id]
-        right = [r for r in posts if contains_text(r["text"], best.account.name)
-                 and best.amount_cents in amounts_in(r["text"])]
+        posts = [r["text"] for r in added_messages(ctx, ctx.actor_id) if r["channel_id"] == deals_id]
         return [check("You posted in #deals", posts, "no new message of yours in #deals"),
-                check(f"The post names {best.account.name} and {money(best.amount_cents)}", right,
-                      f"posts: {[r['text'] for r in posts][:3]}", weight=2),
-                nothing_else_changed(ctx.diff, allow_posts(ctx, deals_id))]
+                *says(posts, account.right, account.others, f"The post names {account.right.label}", account.kind),
+                *says(posts, amount.right, amount.others, f"The post gives {amount.right.label}", amount.kind),
+                nothing_else_changed(ctx.diff, allow_posts(ctx, deals_id, None))]
 
 
-def _announcements(session) -> list[tuple[Message, str]]:
-    """Top-level #deals posts by a deal owner naming one of their accounts with exactly one amount,
-    where that owner posted about that account only once."""
+def _announcements(session) -> list[tuple[Message, str, int]]:
+    """Top-level #deals posts by a deal owner naming one of their accounts with exactly one amount
+    (as (message, account, cents)), where that owner posted about that account only once."""
     deals_id = channel_named(session, "deals").id
-    owned = {}
-    for deal in session.scalars(select(Opportunity)):
-        owned.setdefault(deal.owner_id, set()).add(deal.account.name)
+    owned: dict[int, set[str]] = {}
+    for owner_id, name in session.execute(select(Opportunity.owner_id, Account.name).join(Account).distinct()):
+        owned.setdefault(owner_id, set()).add(name)
     found = []
     for message in session.scalars(select(Message).where(Message.channel_id == deals_id, Message.deleted_at.is_(None),
                                                          Message.thread_parent_id.is_(None)).order_by(Message.id)):
-        names = [n for n in owned.get(message.author_id, ()) if n in message.text]
-        if len(names) == 1 and len(_AMOUNT.findall(message.text)) == 1:
-            found.append((message, names[0]))
-    pairs = Counter((m.author_id, n) for m, n in found)
-    return [(m, n) for m, n in found if pairs[(m.author_id, n)] == 1]
+        names = [Candidate.text(n) for n in sorted(owned.get(message.author_id, ()))]
+        named, amounts = stated(message.text, names), amounts_written(message.text)
+        if len(named) == 1 and len(amounts) == 1 and "$" in message.text:
+            found.append((message, names[next(iter(named))].label, amounts[0][2]))
+    pairs = Counter((m.author_id, n) for m, n, _ in found)
+    return [(m, n, c) for m, n, c in found if pairs[(m.author_id, n)] == 1]
 
 
 @register
@@ -251,17 +274,26 @@ class DealQuestionAnswer(TaskTemplate):
     summary = "Read the amount a rep announced in #deals for an account."
 
     def sample(self, session, rng, instance):
-        message, account = pick(rng, _announcements(session))
+        message, account, cents = pick(rng, _announcements(session))
         author = session.get(Person, message.author_id)
         actor = session.get(Person, pick(rng, sorted(member_ids(session, message.channel_id) - {author.id})))
         return TaskInstance(
             self.id, instance, actor.id,
             f"{author.name} posted an update about {account} in #deals. What amount did they give for it? "
             "Submit the amount in dollars with submit_answer.",
-            [ToolCall("submit_answer", {"answer": _AMOUNT.findall(message.text)[0]})],
+            [ToolCall("submit_answer", {"answer": money(cents)})],
             {"message": message.id, "account": account}, is_answer_task=True)
 
+    def declare(self, start, inst):
+        message = start.get(Message, inst.params["message"])
+        cents = amounts_written(message.text)[0][2]
+        # The pool: the other announced amounts, and the account's deals as the CRM has them.
+        said = [c for _, _, c in _announcements(start)] + list(start.scalars(
+            select(Opportunity.amount_cents).join(Account).where(Account.name == inst.params["account"])))
+        return Declaration([Target("message", message.id, top_level_messages(start, message.channel_id, [message.id]),
+                                   {"channel": "deals"})],
+                           [Claim(Candidate.money(cents), amounts_but(said, cents), "answer", "amount")])
+
     def check(self, ctx, inst):
-        message = ctx.start.get(Message, inst.params["message"])
-        expected = float(_AMOUNT.findall(message.text)[0].lstrip("$").replace(",", ""))
-        return [answer_is_number(ctx.answer, expected, 0.005, weight=2), nothing_else_changed(ctx.diff, [])]
+        cents = self.declare(ctx.start, inst).claims[0].right.amount
+        return [answer_is_number(ctx.answer, cents / 100, 0.005, weight=2), nothing_else_changed(ctx.diff, [])]

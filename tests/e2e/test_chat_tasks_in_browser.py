@@ -76,9 +76,14 @@ def test_acknowledge_request_through_the_ui(page, task_run):
     asker, channel, doc = re.search(r"^(.+?) asked you in #(\S+) to review the (.+?)\.", instruction).groups()
     _open_channel(page, channel)
     row = _message_by(page, asker, f"review the {doc}")
+    day = re.search(r"\bby (\w+)\?", row.get_by_test_id("message-text").inner_text()).group(1)
     row.get_by_test_id("action-react").click()
     page.get_by_role("button", name="React with :white_check_mark:").click()
     assert page.locator('[data-testid="reaction"][data-emoji="white_check_mark"]').count() >= 1
+    _message_by(page, asker, f"review the {doc}").get_by_test_id("action-reply").click()
+    page.get_by_test_id("thread-composer-text").fill(f"Sure, I'll have it reviewed by {day}.")
+    page.get_by_test_id("thread-send").click()
+    assert page.get_by_test_id("thread-replies").filter(has_text=f"reviewed by {day}").count() == 1
     _assert_perfect(run)
 
 
@@ -103,4 +108,35 @@ def test_count_reactions_and_submit_the_answer_through_the_ui(page, task_run):
     page.get_by_label("Answer", exact=True).fill(str(len(people)))
     page.get_by_test_id("answer-submit").click()
     assert page.get_by_test_id("last-answer").inner_text().endswith(f"{len(people)}")
+    _assert_perfect(run)
+
+
+def _search(page, query: str, author: str) -> None:
+    """Run the chat search for `query` among the messages of `author` (display name)."""
+    page.get_by_test_id("nav-chat").click()
+    page.get_by_test_id("sidebar-search").click()
+    page.get_by_test_id("search-q").fill(query)
+    page.get_by_test_id("search-author").fill(author)
+    page.get_by_test_id("search-submit").click()
+
+
+def test_clean_leaked_password_through_the_ui(page, task_run):
+    run = task_run("chat.clean_leaked_password", 0)
+    instruction = _start(page, run)
+    system = re.search(r"you pasted the (.+?) password into chat", instruction).group(1)
+    me = page.get_by_test_id("acting-as").get_by_role("link").inner_text()
+    _search(page, f"{system} password", me)
+    leak = _message(page, "password is").get_by_test_id("message-text").inner_text()
+    secret = re.search(r"password is (\S+)", leak).group(1)
+    _search(page, secret, me)
+    while page.get_by_test_id("search-results").get_by_test_id("message").count():
+        page.get_by_test_id("search-results").get_by_test_id("action-delete").first.click()
+        _search(page, secret, me)
+    page.goto(run.ui_url)
+    _open_channel(page, "security")
+    if page.get_by_test_id("join-channel").count():
+        page.get_by_test_id("join-channel").click()
+    page.get_by_test_id("composer-text").fill(f"I leaked the {system} password in chat; please rotate it.")
+    page.get_by_test_id("composer-send").click()
+    assert _message(page, f"the {system} password").count() == 1
     _assert_perfect(run)

@@ -34,7 +34,7 @@ def _assert_perfect(run) -> None:
 @pytest.mark.parametrize("instance", [0, 1])
 def test_update_next_step_through_the_ui(page, task_run, instance):
     run = task_run("crm.update_next_step", instance)
-    name, step = re.search(r'opportunity "(.+?)" to "(.+?)"\.$', _start(page, run)).groups()
+    name, step = re.search(r'opportunity "(.+?)" to "(.+?)"\.', _start(page, run)).groups()
     _open_opportunity(page, name)
     page.get_by_test_id("edit-record").click()
     page.get_by_label("Next step").fill(step)
@@ -43,12 +43,13 @@ def test_update_next_step_through_the_ui(page, task_run, instance):
     _assert_perfect(run)
 
 
-def test_close_lost_with_reason_through_the_ui(page, task_run):
-    run = task_run("crm.close_lost_with_reason", 0)
+@pytest.mark.parametrize("instance", [0, 3])  # 3: lost to a competitor, who is named
+def test_close_lost_with_reason_through_the_ui(page, task_run, instance):
+    run = task_run("crm.close_lost_with_reason", instance)
     instruction = _start(page, run)
     name = re.search(r'opportunity "(.+?)"', instruction).group(1)
-    reason = re.search(r"loss reason (.+?)(?:\.| to | and )", instruction).group(1)
-    competitor = re.search(r"competitor (\S.+?)\.", instruction)
+    reason = re.search(r"loss reason (\w[\w ]*?)(?: \(|\.)", instruction).group(1)
+    competitor = re.search(r"they chose (.+?)\)", instruction)
     _open_opportunity(page, name)
     page.get_by_label("Move to stage").select_option("Closed Lost")
     page.get_by_label("Loss reason (Closed Lost only)").select_option(reason)

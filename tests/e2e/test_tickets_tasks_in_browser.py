@@ -83,3 +83,18 @@ def test_ask_the_reporter_and_wait_through_the_ui(page, task_run):
     page.get_by_role("button", name="Wait for customer (to Waiting on customer)").click()
     assert page.get_by_test_id("field-status").inner_text() == "Waiting on customer"
     _assert_perfect(run)
+
+
+def test_record_a_blocker_with_a_comment_through_the_ui(page, task_run):
+    run = task_run("tickets.record_blocker", 0)
+    blocked, blocker = re.search(r'^([A-Z]+-\d+) \(".*?"\) cannot be finished before ([A-Z]+-\d+) ',
+                                 _start(page, run)).groups()
+    _open_ticket(page, blocked)
+    page.get_by_label("Comment", exact=True).fill(f"Waiting for {blocker} to be done first.")
+    page.get_by_test_id("comment-submit").click()
+    page.get_by_label("This ticket").select_option("is blocked by")
+    page.get_by_label("Other ticket key").fill(blocker)
+    page.get_by_test_id("link-submit").click()
+    assert page.get_by_test_id("links").get_by_role("link", name=blocker, exact=True).count() == 1
+    _assert_perfect(run)
+

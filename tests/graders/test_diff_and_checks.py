@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from officegym.apps.chat import services as chat
-from officegym.graders.checks import Allow, answer_is_number, answer_is_one_of, nothing_else_changed
+from officegym.graders.checks import Allow, nothing_else_changed
 
 
 def test_untouched_episode_has_empty_diff(episode):
@@ -62,14 +62,26 @@ def test_nothing_else_changed_names_the_unexpected_change(episode):
                                            Allow("chat_channel", ("updated",), fields=("topic",))]).passed
 
 
-def test_answer_normalisation():
-    assert answer_is_number("There were 7 people.", 7).passed
-    assert answer_is_number("1,250", 1250).passed
-    assert not answer_is_number("7 or 8", 7).passed
-    assert not answer_is_number(None, 7).passed
-    assert answer_is_one_of("  ada LOVELACE. ", ["Ada Lovelace", "ada.lovelace"], "Ada").passed
-    assert answer_is_one_of("@ada.lovelace", ["Ada Lovelace", "ada.lovelace"], "Ada").passed
-    assert not answer_is_one_of("Ada", ["Ada Lovelace"], "Ada").passed
+def test_allowances_count_the_rows_they_let_through(episode):
+    with episode.session() as s:
+        for text in ("one", "two", "three"):
+            chat.post_message(s, episode.actor(s), "general", text)
+    diff = episode.diff()
+    assert nothing_else_changed(diff, [Allow("chat_message", limit=3)]).passed
+    result = nothing_else_changed(diff, [Allow("chat_message")])
+    assert not result.passed and result.guard and "beyond the 1 allowed" in result.detail
+    assert result.detail.count("beyond") == 2
+    only_first = nothing_else_changed(diff, [Allow("chat_message", where=lambda r: r["text"] == "one", limit=5)])
+    assert not only_first.passed and "two" in only_first.detail and "three" in only_first.detail
+
+
+def test_an_allowance_of_updates_must_name_its_fields():
+    import pytest
+
+    with pytest.raises(ValueError, match="fields"):
+        Allow("chat_channel", ("updated",))
+    with pytest.raises(ValueError, match="kinds"):
+        Allow("chat_channel", ("changed",))
 
 
 def test_sqlite_change_log_gives_the_whole_table_diff(sqlite_store, tmp_path):

@@ -1,5 +1,5 @@
 """A sample of tasks on PostgreSQL: the first instance of every template, solved by the reference
-solution (score 1.0) and left alone (fails), with the grader reading the PostgreSQL episode."""
+solution (score 1.0) and left alone (score 0), with the grader reading the PostgreSQL episode."""
 
 from __future__ import annotations
 
@@ -22,4 +22,4 @@ def test_template_on_postgres(pg_store, task_id):
         finally:
             pg_store.delete(episode.id)
         assert result.status == expected, (agent, result.to_dict())
-        assert (result.score == 1.0) is (agent == "oracle")
+        assert result.score == (1.0 if agent == "oracle" else 0.0)

@@ -1,0 +1,103 @@
+"""What a text states, and the strict answer checks: shotgun lists, negations, look-alike names,
+amounts written in any form, hedged or doubled answers."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from officegym.graders.answers import answer_is_number, answer_is_one_of, parse_number
+from officegym.graders.scoring import score_checks
+from officegym.graders.checks import check, guard
+from officegym.graders.statements import Candidate, amounts_written, says, stated
+
+LONDON, LISBON = Candidate.text("Europe/London"), Candidate.text("Europe/Lisbon")
+ACME, ACME_LABS = Candidate.text("Acme"), Candidate.text("Acme Labs")
+ADA = Candidate.person(SimpleNamespace(name="Ada Lovelace", handle="ada.lovelace", email="ada@example.com"))
+ADA2 = Candidate.person(SimpleNamespace(name="Ada Byron", handle="ada.byron", email="ada.byron@example.com"))
+
+
+def verdict(texts, right, others):
+    requirement, no_extra = says(texts, right, others, "states it", "value")
+    return requirement.passed, no_extra.passed
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It's Europe/London.", (True, True)),
+    ("Europe/London (UTC+0), I checked the directory", (True, True)),
+    ("It's Europe/London, or maybe Europe/Lisbon", (True, False)),           # shotgun
+    ("Europe/London; Europe/Lisbon; Asia/Tokyo", (True, False)),
+    ("It's not Europe/London.", (False, False)),                             # denied
+    ("It isn't Europe/London", (False, False)),
+    ("Europe/London? not sure", (False, False)),                              # only asked
+    ("Is it Europe/London? Yes, it's Europe/London.", (True, True)),
+    ("No idea, sorry", (False, True)),
+    ("europe/london", (True, True)),                                         # case folded
+])
+def test_says_a_value_and_nothing_else(text, expected):
+    assert verdict([text], LONDON, [LISBON]) == expected
+
+
+def test_overlapping_names_resolve_to_the_longest():
+    assert stated("Acme Labs owns it", [ACME, ACME_LABS]) == {1: [(0, 9)]}
+    assert verdict(["Acme Labs, owned by Ada"], ACME_LABS, [ACME]) == (True, True)
+    assert verdict(["Acme, owned by Ada"], ACME_LABS, [ACME]) == (False, False)
+
+
+def test_people_are_stated_by_name_handle_or_email_as_whole_words():
+    assert verdict(["@ada.lovelace can help"], ADA, [ADA2]) == (True, True)
+    assert verdict(["@ada.lovelace could you take this one?"], ADA, [ADA2]) == (True, True)  # asks Ada
+    assert verdict(["Could Ada Lovelace take this one?"], ADA, [ADA2]) == (False, False)
+    assert verdict(["ask ada@example.com"], ADA, [ADA2]) == (True, True)
+    assert verdict(["ask @ada.lovelace and @ada.byron"], ADA, [ADA2]) == (True, False)
+    assert stated("@ada.lovelacey", [ADA]) == {}  # another handle, not Ada's
+
+
+def test_amounts_are_read_however_they_are_written():
+    deal, other = Candidate.money(12_000_000), Candidate.money(9_000_000)
+    for text in ("Acme, $120,000", "Acme at 120000", "Acme: $120k", "Acme $120,000.00"):
+        assert verdict([text], deal, [other]) == (True, True), text
+    assert verdict(["Acme $120,000; Beta $90,000"], deal, [other]) == (True, False)
+    assert [cents for _, _, cents in amounts_written("on 2026-03-31 at 09:30, IT-12, 12 people")] == []
+
+
+def test_a_value_that_only_names_the_subject_is_not_denied_by_the_clause_around_it():
+    vpn = Candidate.text("VPN")
+    text = "the VPN password isn't safe anymore, please rotate it"
+    assert [c.passed for c in says([text], vpn, [Candidate.text("Jenkins")], "names it", "system")] == [False, False]
+    assert [c.passed for c in says([text], vpn, [Candidate.text("Jenkins")], "names it", "system",
+                                   deniable=False)] == [True, True]
+
+
+def test_a_denial_in_another_clause_does_not_count():
+    assert verdict(["Not a problem: IT-48 is resolved."], Candidate.text("IT-48"), []) == (True, True)
+    assert verdict(["IT-48 is not resolved"], Candidate.text("IT-48"), []) == (False, False)
+    assert verdict(["Resolved with no data loss: IT-48"], Candidate.text("IT-48"), []) == (True, True)
+
+
+@pytest.mark.parametrize("answer, value", [
+    ("7", 7), ("There were 7 people.", 7), ("1,250", 1250), ("$1,234.50", 1234.5), ("USD 1,234.50", 1234.5),
+    ("120k", 120_000), ("$1.2M", 1_200_000), ("-3", -3),
+    ("7 or 8", None), ("not 7", None), ("about 7", None), ("at least 7", None), ("7%", None), ("", None),
+    ("7; 8; 9", None), ("It isn't 7", None),
+])
+def test_a_number_answer_is_one_plain_number(answer, value):
+    assert parse_number(answer) == value
+
+
+def test_answer_checks():
+    assert answer_is_number("1,250", 1250).passed and not answer_is_number(None, 7).passed
+    assert answer_is_number("12.5%", 12.5, percent=True).passed and not answer_is_number("12.5", 12.5, percent=True).passed
+    assert answer_is_one_of("  ada LOVELACE. ", ["Ada Lovelace", "ada.lovelace"], "Ada").passed
+    assert answer_is_one_of("@ada.lovelace", ["Ada Lovelace", "ada.lovelace"], "Ada").passed
+    assert not answer_is_one_of("Ada", ["Ada Lovelace"], "Ada").passed
+    assert not answer_is_one_of("Ada Lovelace; Ada Byron", ["Ada Lovelace"], "Ada").passed
+
+
+def test_a_failed_guard_zeroes_the_score_and_guards_earn_nothing():
+    work = [check("did the work", True, weight=2), check("said it", False)]
+    assert score_checks(work + [guard("nothing else", True)]) == (False, round(2 / 3, 6))
+    assert score_checks(work + [guard("nothing else", False)]) == (False, 0.0)
+    assert score_checks([check("did the work", True), guard("nothing else", True)]) == (True, 1.0)
+    assert score_checks([check("did nothing", False), guard("nothing else", True)]) == (False, 0.0)
