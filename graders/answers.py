@@ -1,8 +1,8 @@
 """Checks of a submitted answer, strict by design: an answer is one value. A number is one number
 (written with commas, a currency sign, a multiplier such as 120k, or units around it); an answer
-that writes two numbers, hedges ("about", "at least"), denies ("not 5") or adds a percent sign the
-question did not ask for refuses the match. A name or text is compared whole after folding case,
-whitespace and surrounding punctuation."""
+that writes two numbers (in digits or words), hedges ("about", "at least", "12 or more", "12+",
+"probably"), denies ("not 5") or adds a percent sign the question did not ask for refuses the
+match. A name or text is compared whole after folding case, whitespace and surrounding punctuation."""
 
 from __future__ import annotations
 
@@ -11,11 +11,14 @@ import re
 from .checks import CheckResult, check
 from .statements import NEGATIONS
 
-_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:k|m|bn|million|thousand)\b)?", re.I)
+_NUMBER = re.compile(r"(?<![\w-])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s?(?:k|m|bn|million|thousand)\b)?", re.I)
 _MULTIPLIER = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 1_000_000_000}
-HEDGES = ("about", "around", "approximately", "approx", "roughly", "nearly", "almost",
-          "at least", "at most", "more than", "less than", "fewer than", "up to", "between", "maybe", "perhaps",
-          "or so", "~", "<", ">", "≈")
+HEDGES = ("about", "around", "approximately", "approx", "roughly", "nearly", "almost", "at least", "at most",
+          "more", "less", "fewer", "minimum", "maximum", "up to", "between", "maybe", "perhaps", "probably",
+          "likely", "guess", "unless", "or", "either", "~", "<", ">", "≈", "≥", "≤", "+")
+SPELLED = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+           "thirty", "forty", "fifty", "hundred")
 
 
 def normalise_text(value: str) -> str:
@@ -25,10 +28,12 @@ def normalise_text(value: str) -> str:
 
 
 def _hedged(text: str) -> bool:
+    """Whether an answer hedges, denies, or writes a second number in words ("12 or thirteen")."""
     words = set(re.findall(r"[a-z']+", text))
-    if words & NEGATIONS or any(w.endswith("n't") for w in words):
+    if words & NEGATIONS or words & set(SPELLED) or any(w.endswith("n't") for w in words):
         return True
-    return any((h in words) if h.isalpha() else f" {h} " in f" {text} " if " " in h else h in text for h in HEDGES)
+    return any((h in words) if h.isalpha() and " " not in h else f" {h} " in f" {text} " if " " in h else h in text
+               for h in HEDGES if not (h == "+" and text.startswith("+")))
 
 
 def parse_number(answer: str | None, percent: bool = False) -> float | None:

@@ -76,7 +76,8 @@ def cells_guard(ctx: GradeContext, workbook_id: int, ranges: list[str],
     format. `inserted` = (sheet, at, count): `count` rows were inserted before 0-based row `at`."""
     allowed = regions(ctx.final, workbook_id, ranges)
     inside = lambda s, r, c: any(a.holds(s, r, c) for a in allowed)  # noqa: E731
-    names = {i: n for n, i in sheet_ids(ctx.final, workbook_id).items()}
+    names = {i: n for session in (ctx.start, ctx.final)
+             for i, n in session.execute(select(Sheet.id, Sheet.name).where(Sheet.workbook_id == workbook_id))}
     changed = _changes_moved(ctx, workbook_id, inserted) if inserted else _changes_logged(ctx, workbook_id)
     outside = [f"{names.get(s, s)}!{cell_text(r, c)}: {before!r} -> {after!r}"
                for (s, r, c), before, after in changed if not inside(s, r, c)]
@@ -107,8 +108,9 @@ def _changes_moved(ctx: GradeContext, workbook_id: int, inserted: tuple[str, int
                                                                          at, count)):
         row = item["row"] + count if item["sheet_id"] == moved_sheet and item["row"] >= at else item["row"]
         expected[(item["sheet_id"], row, item["col"])] = (item["raw"], item["number_format"])
+    final_book = ctx.final.get(Workbook, workbook_id)  # None when the workbook was deleted
     final = {(i["sheet_id"], i["row"], i["col"]): (i["raw"], i["number_format"])
-             for i in all_rows(ctx.final, ctx.final.get(Workbook, workbook_id))}
+             for i in (all_rows(ctx.final, final_book) if final_book is not None else [])}
     return [(key, expected.get(key, ("", ""))[0], final.get(key, ("", ""))[0])
             for key in sorted(set(expected) | set(final)) if expected.get(key) != final.get(key)]
 
@@ -128,7 +130,10 @@ def formulas_respond(session: Session, workbook_id: int, targets: list[str], inp
     """The values the `targets` (such as Budget!K3) compute after typing `inputs` ({ref: number or
     text}) into an in-memory copy of the workbook as stored in `session` (None for a reference to
     no sheet)."""
-    book = read_book(session, session.get(Workbook, workbook_id))
+    workbook = session.get(Workbook, workbook_id)
+    if workbook is None:  # deleted
+        return [None] * len(targets)
+    book = read_book(session, workbook)
     keys = []
     for ref, typed in inputs.items():
         area = parse_area(ref)

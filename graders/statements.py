@@ -4,8 +4,11 @@ A task declares the value a message must state as a `Candidate` and the pool of 
 of the same kind (the other offices, accounts, deals, people). A text states a candidate when it
 writes one of its spellings as a whole word (names, handles, keys) or, for an amount of money, when
 one of the amounts it writes equals it. Overlapping spellings resolve leftmost-longest, so "Acme
-Labs" states Acme Labs and not Acme. A statement is denied when the clause around it carries a
-negation ("IT-48 is not resolved").
+Labs" states Acme Labs and not Acme. A statement is denied when a negation or a hedge governs it:
+one of the three words before it or the two after it, within its clause ("IT-48 is not resolved",
+"might be Europe/London", "far from resolved"), or a question mark right after it ("resolved?").
+A negation further away belongs to something else ("resolved, and we haven't seen errors since").
+Texts are compared after Unicode normalisation, without invisible format characters.
 
 `says` returns a requirement (some text states the value and does not deny it) and a guard (no
 text states another candidate of the pool, and none denies the value): a message that lists every
@@ -15,19 +18,24 @@ candidate, or negates the claim, fails and scores 0.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
 from .checks import CheckResult, check, guard
 
-# Words that deny a clause. "no" is left out: "resolved with no data loss" states it.
+# Words that deny or hedge what they govern. "no" is left out: "resolved with no data loss" states it.
 NEGATIONS = {"not", "never", "neither", "nor", "cannot", "unresolved", "untrue", "false", "incorrect", "isnt",
              "arent", "wasnt", "werent", "dont", "doesnt", "didnt", "hasnt", "havent", "hadnt", "shouldnt",
-             "couldnt", "wouldnt"}
-_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+             "couldnt", "wouldnt", "cant", "wont"}
+HEDGES = {"might", "maybe", "perhaps", "probably", "possibly", "unlikely", "hardly", "pending", "supposedly"}
+HEDGE_PHRASES = ("far from", "nowhere near", "no need", "yet to")
+BEFORE, AFTER = 3, 2  # the words around a value that govern it
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_JOINS = {"and", "but", "so", "since", "because", "although", "though", "while", "whereas"}  # they end a clause
 _AMOUNT = re.compile(r"(?<![\w.$/:-])(\$|USD ?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM]\b|bn\b|million\b)?")
 _MULTIPLIER = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000, "million": 1_000_000}
-_CLAUSE_END = set(".!?;:\n,()[]—–")  # what ends a clause (a '?' also makes it a question)
+_CLAUSE_END = set(".!?;:\n,()[]—–")  # what ends a clause
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,7 @@ class Candidate:
     label: str
     spellings: tuple[str, ...] = ()
     amount: int | None = None
+    pattern: str = ""
 
     @classmethod
     def text(cls, label: str, *more: str) -> "Candidate":
@@ -50,10 +59,22 @@ class Candidate:
         return cls(person.name, (person.name, f"@{person.handle}", person.handle, person.email))
 
     @classmethod
+    def pattern_of(cls, label: str, pattern: str) -> "Candidate":
+        """Every value a regular expression matches as a whole word, such as any other ticket key of
+        a project (r"IT-\\d+"): a pool too large to list, in one candidate."""
+        return cls(label, (), None, pattern)
+
+    @classmethod
     def money(cls, cents: int) -> "Candidate":
         """An amount of money in cents, however the text writes it ($120,000, 120000, $120k)."""
         whole, rest = divmod(cents, 100)
         return cls(f"${whole:,}" + (f".{rest:02d}" if rest else ""), (), cents)
+
+
+def normalise(text: str) -> str:
+    """Text as the checks read it: Unicode NFKC, without invisible format characters (zero-width
+    spaces and joiners, soft hyphens)."""
+    return "".join(c for c in unicodedata.normalize("NFKC", text or "") if unicodedata.category(c) != "Cf")
 
 
 def _fold(text: str) -> str:
@@ -99,6 +120,9 @@ def stated(text: str, candidates: list[Candidate]) -> dict[int, list[tuple[int, 
                 if _bounded(folded, at, at + len(needle)):
                     spans.append((at, at + len(needle), index))
                 at = folded.find(needle, at + 1)
+        if candidate.pattern:
+            spans += [(m.start(), m.end(), index) for m in re.finditer(candidate.pattern, folded, re.I)
+                      if _bounded(folded, m.start(), m.end())]
     taken: dict[int, list[tuple[int, int]]] = {}
     last_end = -1
     for start, end, index in sorted(spans, key=lambda s: (s[0], -(s[1] - s[0]))):
@@ -112,38 +136,42 @@ def stated(text: str, candidates: list[Candidate]) -> dict[int, list[tuple[int, 
     return taken
 
 
-def clause_around(text: str, start: int, end: int) -> str:
-    """The clause holding text[start:end], without it: up to the nearest punctuation that ends a
-    clause on either side (a '.' or ',' between digits does not). A clause that asks a question
-    keeps its '?', which makes it a statement of nothing."""
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the clause holding text[start:end]: up to the nearest punctuation that ends a
+    clause (a '.' or ',' between digits does not), a spaced dash, or a joining word."""
     def ends(i: int) -> bool:
         if text[i] not in _CLAUSE_END:
-            return False
+            return text[i] == "-" and 0 < i < len(text) - 1 and text[i - 1] == " " and text[i + 1] == " "
         return not (text[i] in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit())
-    left = start
+    left, right = start, end
     while left > 0 and not ends(left - 1):
         left -= 1
-    right = end
     while right < len(text) and not ends(right):
         right += 1
-    asked = "?" if right < len(text) and text[right] == "?" else ""
-    return text[left:start] + " " + text[end:right] + asked
+    before = [m for m in _WORD.finditer(text, left, start)]
+    joins = [m.end() for m in before if _fold(m.group()) in _JOINS]
+    after = [m for m in _WORD.finditer(text, end, right)]
+    stops = [m.start() for m in after if _fold(m.group()) in _JOINS]
+    return (joins[-1] if joins else left), (stops[0] if stops else right)
 
 
-def is_negated(clause: str) -> bool:
-    """Whether a clause denies or only asks what it holds (not, never, n't, unresolved, a '?')."""
-    folded = _fold(clause)
-    return any(w.endswith("n't") or w.replace("'", "") in NEGATIONS for w in _WORD.findall(folded)) \
-        or "yet to" in folded or folded.endswith("?")
+def governed(text: str, start: int, end: int) -> bool:
+    """Whether a negation or a hedge governs text[start:end] (see the module's docstring); a
+    question mark right after it makes it asked, unless it is an @mention (whom the question asks)."""
+    left, right = _clause(text, start, end)
+    near = [m.group() for m in _WORD.finditer(text, left, start)][-BEFORE:]
+    near += [m.group() for m in _WORD.finditer(text, end, right)][:AFTER]
+    words = [_fold(w) for w in near]
+    if any(w.endswith("n't") or w.replace("'", "") in NEGATIONS or w in HEDGES for w in words):
+        return True
+    if any(phrase in " ".join(words) for phrase in HEDGE_PHRASES):
+        return True
+    return text[end:].lstrip(" ").startswith("?") and not text[start:end].startswith("@")
 
 
 def denied(text: str, spans: list[tuple[int, int]]) -> bool:
-    """Whether every place a text states something is inside a clause that denies or only asks it
-    (a question addressed to an @mention still names whom it asks)."""
-    def no(start: int, end: int) -> bool:
-        clause = clause_around(text, start, end)
-        return is_negated(clause[:-1] if text[start] == "@" and clause.endswith("?") else clause)
-    return bool(spans) and all(no(s, e) for s, e in spans)
+    """Whether every place a text states something is denied, hedged or only asked."""
+    return bool(spans) and all(governed(text, s, e) for s, e in spans)
 
 
 def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], requirement: str, kind: str,
@@ -152,7 +180,7 @@ def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], re
     states another candidate of `kind` from `others` or denies `right`. A value that only names
     what the text is about (which password, which ticket), rather than what it claims, is not
     `deniable`: "the VPN password isn't safe, please rotate it" still names the VPN."""
-    texts = [t for t in texts if t]
+    texts = [_fold(normalise(t)) for t in texts if t]
     pool = [right] + [c for c in others if c != right and c.label != right.label]
     affirmed, extra, denials = False, [], []
     for text in texts:

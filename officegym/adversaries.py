@@ -12,7 +12,9 @@ sound task must fail them all.
   states nothing is left untouched.
 - `revert`: the latest change in each target's history put back, and nothing else.
 
-The near-miss agents are single mistakes: `wrong_record` does the task on a look-alike,
+`wreck` deletes or renames what the task is about, then does what it still can: a grader may pass
+it only where deleting is the task, and must never crash (a grader fault is not scored as the
+agent's failure, so a crash would be a way out). The near-miss agents are single mistakes: `wrong_record` does the task on a look-alike,
 `wrong_value` states another candidate, `extra_row` adds one row too many. A task where such a
 mistake cannot be made raises NotApplicable.
 """
@@ -23,7 +25,7 @@ import functools
 import re
 from typing import Any
 
-from officegym.adversary_moves import app_damage, damage, neighbour, undo
+from officegym.adversary_moves import app_damage, damage, neighbour, undo, wreck
 from officegym.agents import Player, declaration, replay, run_player
 from officegym.graders.statements import stated
 from officegym.tasks.base import Claim, ToolCall
@@ -73,8 +75,9 @@ def substitute(value: Any, ref: Any, other: Any, key: str = "") -> Any:
 
 
 def listing(claim: Claim) -> str:
-    """Every candidate of a claim's pool, the right one among them, as one list."""
-    labels = sorted({c.label for c in claim.others[:LISTED - 1]} | {claim.right.label})
+    """Every candidate of a claim's pool that can be written out, the right one among them, as one
+    list."""
+    labels = sorted({c.label for c in claim.others[:LISTED - 1] if not c.pattern} | {claim.right.label})
     return "; ".join(labels)
 
 
@@ -84,15 +87,16 @@ def shotgun_text(text: str, claim: Claim) -> str:
 
 
 def negated_text(text: str, claim: Claim) -> str:
-    """The text with its claim denied: "not" after the verb of the clause that states it."""
+    """The text with its claim denied: "not" after the verb that follows the value ("IT-48 is not
+    resolved"), else right before the value ("not Europe/London")."""
     if claim.field == "answer":
         return f"not {text}"
     spans = stated(text, [claim.right]).get(0)
     if not spans:
         return f"It is not true that {text}"
     start, end = spans[0]
-    verb = AUXILIARY.search(text, end) or AUXILIARY.search(text[:start])
-    if verb and "\n" not in text[min(verb.end(), start):max(verb.start(), end)]:
+    verb = AUXILIARY.match(text, end + (len(text[end:]) - len(text[end:].lstrip(" "))))
+    if verb:
         return text[:verb.end()] + " not" + text[verb.end():]
     return text[:start] + "not " + text[start:]
 
@@ -271,6 +275,15 @@ async def extra_row(player: Player, declared) -> str | None:
     return "the app refuses every repeated row"
 
 
+@adversary()
+async def wreck_targets(player: Player, declared) -> str | None:
+    """Delete or rename each target, then play the solution as far as it goes."""
+    wrecked = [await wreck(player, target) for target in declared.targets]
+    await _oracle(player)
+    return None if any(wrecked) else "no target can be deleted or renamed"
+
+
 ADVERSARIES = {"shotgun": shotgun, "spray": spray, "overreach": overreach, "vandal": vandal, "negate": negate,
                "revert": revert}
 NEAR_MISSES = {"wrong_record": wrong_record, "wrong_value": wrong_value, "extra_row": extra_row}
+WRECKERS = {"wreck": wreck_targets}

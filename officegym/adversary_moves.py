@@ -2,7 +2,8 @@
 
 - `neighbour`: change a field of the target the task did not ask about, or a cell beside it;
 - `damage`: change another record of the same kind (not the target, not a look-alike);
-- `undo`: put back the latest change its history shows, without looking at what it was.
+- `undo`: put back the latest change its history shows, without looking at what it was;
+- `wreck`: delete or rename it (the workbook, the sheet, the channel, the line item, the message).
 
 Each returns whether it changed anything. `app_damage` is the fallback for kinds without a move:
 a change somewhere in the task's first app.
@@ -179,4 +180,30 @@ async def undo(player, target) -> bool:
         mine = await player.items("chat_search_messages", {"query": "", "channel": target.where["channel"],
                                                            "author": f"@{player_handle(player)}", "limit": 1})
         return await _first(player, [("chat_delete_message", {"message_id": m["id"]}) for m in mine])
+    return False
+
+
+# ---------------------------------------------------------------- wreck: the target deleted or renamed
+
+async def wreck(player, target) -> bool:
+    """Delete the target, or rename it where it cannot be deleted."""
+    kind, ref = target.kind, target.ref
+    if kind in ("cell", "workbook"):
+        workbook = target.where.get("workbook", ref)
+        sheet = parse_area(ref).sheet if kind == "cell" else None
+        return await _first(player, [("sheets_delete_workbook", {"workbook": workbook})]
+                            + ([("sheets_delete_sheet", {"workbook": workbook, "sheet": sheet}),
+                                ("sheets_rename_sheet", {"workbook": workbook, "sheet": sheet,
+                                                         "new_name": f"{sheet} (old)"})] if sheet else []))
+    if kind == "channel":
+        return await _first(player, [("chat_update_channel", {"channel": ref, "name": f"{ref}-old"[:80]})])
+    if kind == "message":
+        return await _first(player, [("chat_delete_message", {"message_id": ref})])
+    if kind == "line_item":
+        return await _first(player, [("crm_remove_line_item", {"line_item": ref})])
+    if kind in CRM_FIELDS:
+        field = {"opportunity": "name", "lead": "company", "case": "subject", "account": "name"}[kind]
+        return await _first(player, [(f"crm_update_{kind}", {kind: ref, field: "Renamed"})])
+    if kind == "ticket":
+        return await _first(player, [("tickets_update_ticket", {"key": ref, "summary": "Renamed"})])
     return False

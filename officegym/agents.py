@@ -85,7 +85,10 @@ def declaration(episode: Episode) -> Declaration:
     engine = sqlite_engine(str(episode.start_path), readonly=True)
     try:
         with transaction(make_sessionmaker(engine), "api") as session:
-            return get_task(episode.task.task_id).declare(session, episode.task)
+            declared = get_task(episode.task.task_id).declare(session, episode.task)
+            for target in declared.targets:  # found now, while the start state is open
+                target.lookalikes = list(target.lookalikes)
+            return declared
     finally:
         engine.dispose()
 
@@ -132,7 +135,8 @@ def spam_agent(episode: Episode) -> None:
 
 
 def agents() -> dict[str, Callable[[Episode], None]]:
-    """Every scripted agent by name: oracle, null, spam, then the adversarial and near-miss ones."""
-    from officegym.adversaries import ADVERSARIES, NEAR_MISSES
+    """Every scripted agent by name: oracle, null, spam, then the adversarial, near-miss and wrecking ones."""
+    from officegym.adversaries import ADVERSARIES, NEAR_MISSES, WRECKERS
 
-    return {"oracle": oracle_agent, "null": null_agent, "spam": spam_agent, **ADVERSARIES, **NEAR_MISSES}
+    return {"oracle": oracle_agent, "null": null_agent, "spam": spam_agent, **ADVERSARIES, **NEAR_MISSES,
+            **WRECKERS}

@@ -148,7 +148,7 @@ def parser() -> argparse.ArgumentParser:
     world_args(runp)
     runp.add_argument("--agent", required=True,
                       help="oracle, null, spam; adversarial: shotgun, spray, overreach, vandal, negate, revert; "
-                           "near misses: wrong_record, wrong_value, extra_row")
+                           "near misses: wrong_record, wrong_value, extra_row; wreck (deletes what the task is about)")
     runp.add_argument("--tasks", default="*", help="glob of task ids, e.g. 'chat.*'")
     runp.add_argument("--instances", type=int, default=3, help="instances per task")
     runp.add_argument("--parallel", type=int, default=1, help="episodes run at once (threads)")

@@ -2,9 +2,9 @@
 
 Agents (officegym.agents): `oracle` replays each instance's reference solution, `null` does
 nothing, `spam` posts the instruction everywhere; the adversarial agents (`shotgun`, `spray`,
-`overreach`, `vandal`, `negate`, `revert`) and the near misses (`wrong_record`, `wrong_value`,
-`extra_row`) are built from what each task declares (officegym.adversaries). A sound task scores
-1.0 for the oracle and success=false for every other agent.
+`overreach`, `vandal`, `negate`, `revert`), the near misses (`wrong_record`, `wrong_value`,
+`extra_row`) and `wreck` are built from what each task declares (officegym.adversaries). A sound
+task scores 1.0 for the oracle and success=false for the cheats and near misses.
 """
 
 from __future__ import annotations

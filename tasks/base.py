@@ -14,6 +14,7 @@ spray the action over the look-alikes, overreach, vandalise, negate and revert.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
@@ -67,16 +68,40 @@ Setup = Callable[[Session], None]
 SETUP_LEAD = timedelta(minutes=75)  # a setup writes from this long before the company's "now"
 
 
+class Lookalikes(Sequence):
+    """Look-alike records computed on first use: graders read a declaration's targets and claims
+    on every grade, but only the adversarial agents need the look-alikes, and in a large company
+    finding them can cost more than the rest of the grade."""
+
+    def __init__(self, find: Callable[[], list]):
+        self._find, self._found = find, None
+
+    def _items(self) -> list:
+        if self._found is None:
+            self._found = list(self._find())
+        return self._found
+
+    def __getitem__(self, index):
+        return self._items()[index]
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __repr__(self) -> str:
+        return f"Lookalikes({self._items()!r})"
+
+
 @dataclass
 class Target:
     """A record the task acts on (or asks about), named as tool arguments name it (`ref`: an id, a
     ticket key, a channel name, "Sheet!A1"), with the look-alike records named the same way that
     the task must leave alone. `kind` is one the adversaries know how to touch (see
-    officegym.adversary_moves); `where` holds what touching it needs, such as {"workbook": 3}."""
+    officegym.adversary_moves); `where` holds what touching it needs, such as {"workbook": 3}.
+    Costly look-alikes come as `Lookalikes(find)`, found only when an adversary asks for them."""
 
     kind: str
     ref: Any
-    lookalikes: list[Any] = field(default_factory=list)
+    lookalikes: Sequence[Any] = field(default_factory=list)
     where: dict[str, Any] = field(default_factory=dict)
 
 
@@ -137,6 +162,7 @@ class TaskTemplate:
     difficulty: ClassVar[int]
     split: ClassVar[str] = "train"
     summary: ClassVar[str] = ""
+    answered: ClassVar[bool] = False  # a question the agent answers with submit_answer
 
     def sample(self, session: Session, rng: random.Random, instance: int) -> TaskInstance:
         """Draw instance number `instance`."""
@@ -154,5 +180,5 @@ class TaskTemplate:
         """Draw an instance with an RNG seeded from (task id, instance, world seed) only."""
         rng = random.Random(f"{self.id}|{instance}|{world_seed}")
         inst = self.sample(session, rng, instance)
-        inst.task_id, inst.instance = self.id, instance
+        inst.task_id, inst.instance, inst.is_answer_task = self.id, instance, self.answered
         return inst

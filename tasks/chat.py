@@ -16,7 +16,7 @@ from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import (ANY, added_messages, allow_new_conversation, allow_posts, channel_named, channels_of,
-                     distinct_values, find_message, member_ids, members, mentions_of, people_except, pick,
+                     evenly, find_message, member_ids, members, mentions_of, named, people_except, pick,
                      top_level_messages)
 from .registry import register
 from . import chat_vocab as vocab
@@ -88,14 +88,16 @@ class ReplyWithFact(TaskTemplate):
     def sample(self, session, rng, instance):
         actor, channel = _actor_and_channel(session, rng)
         asker = _colleague(session, rng, channel, actor)
-        subject = pick(rng, [p for p in members(session) if p.id not in (actor.id, asker.id) and p.manager_id])
         kind = pick(rng, sorted(vocab.FACT_QUESTIONS))
-        text = f"@{actor.handle} {pick(rng, vocab.OPENERS)} {vocab.FACT_QUESTIONS[kind].format(name=subject.name)}"
+        subject = evenly(rng, instance, [p for p in members(session) if p.id not in (actor.id, asker.id)
+                                         and p.manager_id], lambda p: _fact(session, p, kind).label)
+        question = vocab.FACT_QUESTIONS[kind].format(name=named(session, subject))
+        text = f"@{actor.handle} {pick(rng, vocab.OPENERS)} {question}"
         answer = _fact(session, subject, kind).label
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{asker.name} asked you something in #{channel.name} and mentioned you. Look the answer up and "
-            "reply once in the thread of their question.",
+            f"{named(session, asker)} asked you something in #{channel.name} and mentioned you. Look the answer up "
+            "and reply once in the thread of their question. Change nothing else.",
             [ToolCall("chat_list_mentions", {"limit": 1}),
              ToolCall("chat_post_message", {"channel": channel.name, "text": f"It's {answer}.",
                                             "thread_parent_id": Ref(0, "items.0.id")})],
@@ -109,8 +111,11 @@ class ReplyWithFact(TaskTemplate):
         right = _fact(start, subject, p["kind"])
         if p["kind"] == "manager":  # any other person, but those a natural reply names
             others = people_except(start, subject.manager_id, subject, p["asker"], inst.actor_id)
-        else:
-            others = distinct_values(start, getattr(Person, p["kind"]), {right.label})
+        else:  # the other values of the directory, each written only in ways the right one is not
+            values = start.scalars(select(getattr(Person, p["kind"])).distinct().order_by(getattr(Person, p["kind"])))
+            spelt = {s.casefold() for s in right.spellings}
+            others = [Candidate.text(*[s for s in _fact_value(p["kind"], v).spellings if s.casefold() not in spelt])
+                      for v in values if v and v != right.label]
         return Declaration([_message_target(start, question)], [Claim(right, others, "text", p["kind"])])
 
     def check(self, ctx, inst):
@@ -127,9 +132,17 @@ class ReplyWithFact(TaskTemplate):
 
 
 def _fact(session: Session, person: Person, kind: str) -> Candidate:
+    """The fact of the directory a question asks about a person, as a reply may state it."""
     if kind == "manager":
         return Candidate.person(session.get(Person, person.manager_id))
-    return Candidate.text({"timezone": person.timezone, "title": person.title, "location": person.location}[kind])
+    return _fact_value(kind, {"timezone": person.timezone, "title": person.title, "location": person.location}[kind])
+
+
+def _fact_value(kind: str, value: str) -> Candidate:
+    """A title or an office as written; a time zone by its IANA name or a common name of its time."""
+    if kind != "timezone":
+        return Candidate.text(value)
+    return Candidate.text(value, value.replace("_", " "), *vocab.TIMEZONE_NAMES.get(value, ()))
 
 
 THANKS = Candidate.text(*vocab.THANKS)
@@ -149,7 +162,7 @@ class ThankAnnouncer(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"Someone announced in #general that {vocab.ANNOUNCEMENTS[topic][1]}. Find who it was and send "
-            "them one direct message thanking them.",
+            "them one direct message thanking them. Change nothing else.",
             [ToolCall("chat_open_conversation", {"people": [f"@{announcer.handle}"]}),
              ToolCall("chat_post_message", {"channel": Ref(0, "id"), "text": "Thanks for the announcement!"})],
             {"announcer": announcer.id, "distractor": distractor.id, "topic": topic},
@@ -189,7 +202,7 @@ class PickUpUnanswered(TaskTemplate):
             self.id, instance, actor.id,
             "One question posted today in #it-help has had no reply yet. Reply once in its thread and @mention the "
             "lead of the IT support team by their @handle so they pick it up; mention nobody else (the person who "
-            "asked at most).",
+            "asked at most) and change nothing else.",
             [ToolCall("chat_search_messages", {"query": lonely, "channel": "it-help"}),
              ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(0, "items.0.id"),
                                             "text": f"@{lead.handle} could you take this one?"})],

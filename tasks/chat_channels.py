@@ -15,7 +15,7 @@ from . import chat_vocab as vocab
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .chat import _actor_and_channel, _posts_mentioning, _steps
 from .common import (added_messages, allow_new_conversation, allow_posts, channel_named, channels_of, member_ids,
-                     members, pick, team_member_ids, teams_with_members)
+                     members, named, pick, team_member_ids, teams_with_members)
 from .registry import register
 
 
@@ -51,7 +51,7 @@ class PrivateTeamChannel(TaskTemplate):
         return TaskInstance(
             self.id, instance, lead.id,
             f"Create a private channel named #{name} for the people on the {team.name} team (and nobody else), "
-            "then post one short welcome note in it and pin that note.",
+            "then post one short welcome note in it and pin that note. Change nothing else.",
             [ToolCall("chat_create_channel", {"name": name, "is_private": True, "members": handles}),
              ToolCall("chat_post_message", {"channel": name, "text": f"Welcome to #{name}, {team.name}!"}),
              ToolCall("chat_pin_message", {"message_id": Ref(1, "id")})],
@@ -93,7 +93,7 @@ class SetTopic(TaskTemplate):
         actor, channel = _actor_and_channel(session, rng, 2)
         topic = pick(rng, [t for t in vocab.TOPICS if t != channel.topic])
         return TaskInstance(self.id, instance, actor.id,
-                            f"Set the topic of #{channel.name} to exactly this text: {topic}",
+                            f"Change only the topic of #{channel.name}: set it to exactly this text: {topic}",
                             [ToolCall("chat_update_channel", {"channel": channel.name, "topic": topic})],
                             {"channel": channel.id, "topic": topic})
 
@@ -132,7 +132,8 @@ class InviteTeam(TaskTemplate):
         handles = [f"@{session.get(Person, i).handle}" for i in missing]
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Make sure everyone on the {team.name} team is a member of #{channel.name}, without adding anyone else.",
+            f"Make sure everyone on the {team.name} team is a member of #{channel.name}, without adding anyone else "
+            "or changing anything else.",
             [ToolCall("chat_invite_to_channel", {"channel": channel.name, "people": handles})],
             {"team": team.id, "channel": channel.id})
 
@@ -165,7 +166,7 @@ class ArchiveFinishedProject(TaskTemplate):
         creator = pick(rng, [p for p in members(session) if p.id != admin.id])
         return TaskInstance(
             self.id, instance, admin.id,
-            f"{creator.name} tells you that Project {done.title()} has wrapped up. As a workspace admin, "
+            f"{named(session, creator)} tells you that Project {done.title()} has wrapped up. As a workspace admin, "
             "archive its channel (and change nothing else).",
             [ToolCall("chat_archive_channel", {"channel": f"proj-{done}"})],
             {"channel": f"proj-{done}", "creator": creator.id},
@@ -181,10 +182,11 @@ class ArchiveFinishedProject(TaskTemplate):
 
     def check(self, ctx, inst):
         name = inst.params["channel"]
-        channel = ctx.final.scalar(select(Channel).where(Channel.name == name))
-        allowed = [Allow("chat_channel", ("updated",), lambda row: row["id"] == channel.id, ("is_archived",))]
-        was_open = not ctx.start.get(Channel, channel.id).is_archived
-        return [check(f"#{name} is archived", channel.is_archived and was_open, "it is still open", weight=2),
+        was = ctx.start.scalar(select(Channel).where(Channel.name == name))
+        channel = ctx.final.get(Channel, was.id)  # by id: a rename must not hide it
+        allowed = [Allow("chat_channel", ("updated",), lambda row: row["id"] == was.id, ("is_archived",))]
+        return [check(f"#{name} is archived", channel.is_archived and not was.is_archived, "it is still open",
+                      weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
 
 
@@ -213,8 +215,9 @@ class GroupDmManagers(TaskTemplate):
         note = pick(rng, vocab.GROUP_NOTES)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Start a group conversation with the managers of {first.name} and {second.name} (just the three of "
-            f"you) and send them one message with exactly this text: {note}",
+            f"Without changing anything else, start a group conversation with the managers of "
+            f"{named(session, first)} and {named(session, second)} (just the three of you) and send them one message "
+            f"with exactly this text: {note}",
             [ToolCall("chat_open_conversation", {"people": [f"@{m.handle}" for m in managers]}),
              ToolCall("chat_post_message", {"channel": Ref(0, "id"), "text": note})],
             {"managers": [m.id for m in managers], "note": note, "named": [first.id, second.id]})

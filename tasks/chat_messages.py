@@ -15,7 +15,7 @@ from . import chat_vocab as vocab
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, ToolCall
 from .chat import _actor_and_channel, _added, _colleague, _message_target, _post, _posts_mentioning, _steps
 from .common import (added_messages, allow_posts, channel_named, channels_of, find_message, member_ids, members,
-                     pick)
+                     named, pick)
 from .registry import register
 
 
@@ -49,7 +49,7 @@ class CleanLeakedPassword(TaskTemplate):
             self.id, instance, actor.id,
             f"Earlier today you pasted the {system} password into chat by mistake. Delete every message of yours "
             "that contains it (and no other message), then post one message in #security saying that the "
-            f"{system} password must be rotated (without repeating the password).",
+            f"{system} password must be rotated (without repeating the password). Change nothing else.",
             steps, {"secret": secret, "system": system}, setup=_steps(*[_post(actor.id, c, t) for c, t in posts]))
 
     def declare(self, start, inst):
@@ -106,7 +106,7 @@ class AcknowledgeRequest(TaskTemplate):
         text = f"@{actor.handle} could you review the {doc} by {day}?"
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{asker.name} asked you in #{channel.name} to review the {doc}. Acknowledge it: reply once in the "
+            f"{named(session, asker)} asked you in #{channel.name} to review the {doc}. Acknowledge it: reply once in the "
             "thread of their message confirming the day they need it by, and react to their message with "
             ":white_check_mark: (nothing else).",
             [ToolCall("chat_search_messages", {"query": f"review the {doc}", "channel": channel.name,
@@ -153,7 +153,8 @@ class PinSharedLink(TaskTemplate):
         text = f"Here is the {doc}: https://docs.example.com/{slug(doc)}-{rng.randrange(1000, 9999)}"
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Pin the message in #{channel.name} where {sharer.name} shared the link to the {doc}.",
+            f"Pin the message in #{channel.name} where {named(session, sharer)} shared the link to the {doc}, and "
+            "change nothing else.",
             [ToolCall("chat_search_messages", {"query": f"{doc} https", "channel": channel.name,
                                                "author": f"@{sharer.handle}"}),
              ToolCall("chat_pin_message", {"message_id": Ref(0, "items.0.id")})],

@@ -14,7 +14,7 @@ from officegym.graders.statements import Candidate
 from . import chat_vocab as vocab
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .chat import _post, _steps
-from .common import channel_named, find_message, member_ids, members, owner, pick, top_level_messages
+from .common import channel_named, evenly, named, other_counts, find_message, member_ids, members, owner, pick, top_level_messages
 from .registry import register
 
 EMOJIS = ["thumbsup", "tada", "heart", "rocket", "eyes", "100", "clap", "raised_hands"]
@@ -34,6 +34,7 @@ def _react(person_id: int, channel_id: int, text: str, emoji: str):
 class CountReactions(TaskTemplate):
     id, apps, difficulty = "chat.count_reactions", ("chat",), 1
     summary = "Count the different people who reacted to the CEO's announcement."
+    answered = True
 
     def sample(self, session, rng, instance):
         general, ceo = channel_named(session, "general"), owner(session)
@@ -41,7 +42,7 @@ class CountReactions(TaskTemplate):
         text, paraphrase = vocab.ANNOUNCEMENTS[topic]
         decoy_text = vocab.ANNOUNCEMENTS[decoy][0]
         crowd = [p for p in members(session) if p.id in member_ids(session, general.id)]
-        reactors = rng.sample(crowd, rng.randint(3, min(12, len(crowd) - 2)))
+        reactors = rng.sample(crowd, evenly(rng, instance, range(3, min(14, len(crowd) - 2) + 1), int))
         steps = [_post(ceo.id, general.id, text), _post(ceo.id, general.id, decoy_text)]
         for person in reactors:
             for emoji in rng.sample(EMOJIS, rng.choice((1, 1, 2))):
@@ -51,11 +52,11 @@ class CountReactions(TaskTemplate):
         asker = pick(rng, [p for p in crowd if p not in reactors])
         return TaskInstance(
             self.id, instance, asker.id,
-            f"How many different people reacted to {ceo.name}'s announcement in #general saying that "
+            f"How many different people reacted to {named(session, ceo)}'s announcement in #general saying that "
             f"{paraphrase}? Submit the number with submit_answer.",
             [ToolCall("chat_search_messages", {"query": text, "channel": "general"}),
              ToolCall("submit_answer", {"answer": str(len(reactors))})],
-            {"channel": general.id, "text": text, "author": ceo.id}, setup=_steps(*steps), is_answer_task=True)
+            {"channel": general.id, "text": text, "author": ceo.id}, setup=_steps(*steps))
 
     def declare(self, start, inst):
         p = inst.params
@@ -63,7 +64,7 @@ class CountReactions(TaskTemplate):
         expected = _reactors(start, message.id)
         decoys = top_level_messages(start, p["channel"], [message.id])
         return Declaration([Target("message", message.id, decoys, {"channel": "general"})],
-                           [Claim(Candidate.text(str(expected)), counts_but(expected), "answer", "count")])
+                           [Claim(Candidate.text(str(expected)), other_counts(expected), "answer", "count")])
 
     def check(self, ctx, inst):
         declared = self.declare(ctx.start, inst)
@@ -77,26 +78,25 @@ def _reactors(session, message_id: int) -> int:
                           .where(Reaction.message_id == message_id))
 
 
-def counts_but(expected: int, spread: int = 12) -> list[Candidate]:
-    """Other counts an answer might give: the candidates of a counting question."""
-    return [Candidate.text(str(n)) for n in range(max(0, expected - spread), expected + spread + 1) if n != expected]
-
-
 @register
 class BusiestPoster(TaskTemplate):
     id, apps, difficulty = "chat.busiest_poster", ("chat",), 2
     split = "test"
     summary = "Name the person who posted the most messages in a channel (replies included)."
+    answered = True
 
     def sample(self, session, rng, instance):
         counts = _counts(session)
-        channels = sorted({c for c, _ in counts})
-        for _ in range(200):
-            channel = session.get(Channel, pick(rng, channels))
-            posts = sum(n for (c, _), n in counts.items() if c == channel.id)
-            if channel.kind in ("public", "private") and not channel.is_archived and posts >= 8:
-                break
-        tally = sorted(((n, a) for (c, a), n in counts.items() if c == channel.id), reverse=True)
+        tallies: dict[int, list[tuple[int, int]]] = {}
+        for (channel_id, author), n in sorted(counts.items()):
+            tallies.setdefault(channel_id, []).append((n, author))
+        for tally in tallies.values():
+            tally.sort(reverse=True)
+        busy = [channel for channel in session.scalars(select(Channel).where(Channel.id.in_(tallies)).order_by(
+            Channel.id)) if channel.kind in ("public", "private") and not channel.is_archived
+            and sum(n for n, _ in tallies[channel.id]) >= 8]
+        channel = evenly(rng, instance, busy, lambda c: tallies[c.id][0][1])  # spread over the winners
+        tally = tallies[channel.id]
         steps = []
         if len(tally) > 1 and tally[0][0] == tally[1][0]:  # break a tie so the answer is unique
             steps.append(_post(tally[0][1], channel.id, "One more update from me on this."))
@@ -107,7 +107,7 @@ class BusiestPoster(TaskTemplate):
             f"Who has posted the most messages in #{channel.name}, counting thread replies? Submit their full "
             "name with submit_answer.",
             [ToolCall("submit_answer", {"answer": winner.name})],
-            {"channel": channel.id}, setup=_steps(*steps) if steps else None, is_answer_task=True)
+            {"channel": channel.id}, setup=_steps(*steps) if steps else None)
 
     def declare(self, start, inst):
         channel = start.get(Channel, inst.params["channel"])

@@ -7,6 +7,31 @@ FACT_QUESTIONS = {
     "location": "which office is {name} based in?",
 }
 
+# Other ways to write a time zone a directory lists (IANA name): each spelling names one zone's
+# time; zones that keep the same time share theirs (New York and Toronto are both Eastern Time).
+EASTERN = ("Eastern Time", "Eastern Standard Time", "Eastern Daylight Time", "ET", "EST", "EDT")
+CENTRAL_EUROPE = ("Central European Time", "Central European Summer Time", "CET", "CEST")
+TIMEZONE_NAMES = {
+    "America/Los_Angeles": ("Pacific Time", "Pacific Standard Time", "Pacific Daylight Time", "PT", "PST", "PDT",
+                            "Los Angeles time"),
+    "America/Denver": ("Mountain Time", "Mountain Standard Time", "Mountain Daylight Time", "MT", "MST", "MDT",
+                       "Denver time"),
+    "America/Chicago": ("Central Time", "Central Standard Time", "Central Daylight Time", "CT", "CDT",
+                        "Chicago time"),
+    "America/New_York": (*EASTERN, "New York time"),
+    "America/Toronto": (*EASTERN, "Toronto time"),
+    "Europe/London": ("UK time", "British time", "British Summer Time", "London time"),
+    "Europe/Dublin": ("Irish time", "Irish Standard Time", "Ireland time", "Dublin time"),
+    "Europe/Lisbon": ("Western European Time", "Western European Summer Time", "Portugal time", "Lisbon time"),
+    "Europe/Paris": (*CENTRAL_EUROPE, "Paris time", "French time"),
+    "Europe/Amsterdam": (*CENTRAL_EUROPE, "Amsterdam time", "Dutch time"),
+    "Europe/Berlin": (*CENTRAL_EUROPE, "Berlin time", "German time"),
+    "Asia/Kolkata": ("India Standard Time", "Indian Standard Time", "India time", "Kolkata time"),
+    "Asia/Singapore": ("Singapore Time", "Singapore Standard Time", "SGT"),
+    "Australia/Sydney": ("Australian Eastern Time", "Australian Eastern Standard Time",
+                         "Australian Eastern Daylight Time", "AEST", "AEDT", "Sydney time"),
+}
+
 OPENERS = ["quick question:", "sorry to bother you,", "do you know", "hey!", "when you get a sec,"]
 
 # topic -> (announcement text, how the task paraphrases it)

@@ -4,8 +4,9 @@ changed"."""
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Iterable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -33,6 +34,37 @@ def nth(items: Sequence[T], instance: int) -> T:
     if not items:
         raise RuntimeError("the world has nothing to pick from for this task")
     return items[instance % len(items)]
+
+
+def spread(items: Sequence[T], instance: int) -> T:
+    """The instance's item, stepping through the items by a stride prime to their number, so that
+    neighbouring instances draw different items and the first len(items) instances are all distinct."""
+    if not items:
+        raise RuntimeError("the world has nothing to pick from for this task")
+    step = next(k for k in (7, 11, 13, 17, 19, 23, 29, 31, 37) if math.gcd(k, len(items)) == 1)
+    return items[(instance * step) % len(items)]
+
+
+def evenly(rng: random.Random, instance: int, options: Sequence[T], answer: Callable[[T], object]) -> T:
+    """One of `options`, drawn so that instances spread over the answers they give: the instance
+    picks an answer (spread over them), the RNG an option giving it. No answer comes up much more
+    often than another, so none is worth guessing."""
+    by_answer: dict[object, list[T]] = {}
+    for option in options:
+        by_answer.setdefault(answer(option), []).append(option)
+    return pick(rng, by_answer[spread(sorted(by_answer, key=repr), instance)])
+
+
+def other_counts(expected: int, spread: int = 12) -> list[Candidate]:
+    """The counts a counting question could be answered with instead of `expected`."""
+    return [Candidate.text(str(n)) for n in range(max(0, expected - spread), expected + spread + 1) if n != expected]
+
+
+def named(session: Session, person: Person) -> str:
+    """A person as an instruction or a message names them: their full name, followed by their
+    @handle when someone else has the same name."""
+    namesakes = session.scalar(select(func.count()).select_from(Person).where(Person.name == person.name))
+    return f"{person.name} (@{person.handle})" if namesakes > 1 else person.name
 
 
 def everyone(session: Session) -> list[Person]:
@@ -131,8 +163,8 @@ def top_level_messages(session: Session, channel_id: int, exclude: Iterable[int]
 def people_except(session: Session, *people: Person | int | None, limit: int | None = None) -> list[Candidate]:
     """Candidates for every person but these (a pool of look-alike people)."""
     skip = {p if isinstance(p, int) else p.id for p in people if p is not None}
-    stmt = select(Person).where(Person.id.not_in(skip)).order_by(Person.id)
-    return [Candidate.person(p) for p in session.scalars(stmt.limit(limit) if limit else stmt)]
+    stmt = select(Person.name, Person.handle, Person.email).where(Person.id.not_in(skip)).order_by(Person.id)
+    return [Candidate.person(p) for p in session.execute(stmt.limit(limit) if limit else stmt)]
 
 
 def distinct_values(session: Session, column, exclude: Iterable = ()) -> list[Candidate]:

@@ -1,6 +1,5 @@
 """CRM task templates about deals on the sales path, and the helpers every CRM task module shares:
-close a deal as won on its signing day, close one as lost with its reason, set a deal's next step,
-give yourself a follow-up task on a deal.
+set a deal's next step, give yourself a follow-up task on a deal (closing deals: crm_closing).
 
 Actors are always allowed to do what they are asked (the record's owner or a manager above them in
 Sales) and to read what they must look at; expected values are recomputed from the start state."""
@@ -16,13 +15,13 @@ from sqlalchemy.orm import Session
 
 from officegym import clock
 from officegym.apps.crm.access import sales_department_id, scope_of
-from officegym.apps.crm.models import LOSS_REASONS, OPEN_STAGES, LineItem, Opportunity
+from officegym.apps.crm.models import OPEN_STAGES, LineItem, Opportunity
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, CheckResult, check, nothing_else_changed
 from officegym.graders.statements import Candidate, amounts_written, says
 
-from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .base import Claim, Declaration, Lookalikes, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import named, pick
 from .registry import register
 
 COMPETITORS = ["Northwind Software", "Globex Cloud", "Initech Systems", "Umbrella Analytics", "Hooli Enterprise",
@@ -86,9 +85,10 @@ def open_deals(session: Session, with_items: bool | None = None) -> list[Opportu
     return [d for d in deals if names[d.name] == 1 and (with_items is None or (d.id in items) == with_items)]
 
 
-def your(actor: Person, owner: Person) -> str:
-    """"your" for the actor's own record, else "<owner>'s"."""
-    return "your" if actor.id == owner.id else f"{owner.name}'s"
+def your(session: Session, actor: Person, owner: Person) -> str:
+    """"your" for the actor's own record, else "<owner>'s" (with their @handle when someone else has
+    the same name)."""
+    return "your" if actor.id == owner.id else f"{named(session, owner)}'s"
 
 
 def allow_deal(deal_id: int, *fields: str, where=None) -> Allow:
@@ -106,15 +106,19 @@ def allow_activity(record_type: str, record_id: int, kind: str | None = None, ow
                  limit=limit)
 
 
-def deal_lookalikes(session: Session, deal: Opportunity, actor_id: int | None = None, limit: int = 25) -> list[int]:
+def deal_lookalikes(session: Session, deal: Opportunity, actor_id: int | None = None, limit: int = 25) -> Lookalikes:
     """Ids of the deals an agent could confuse with `deal`: the other open deals of its account (those
-    the actor may change, when given), then those of its owner."""
-    scope = scope_of(session, session.get(Person, actor_id)) if actor_id is not None else None
-    others = session.scalars(select(Opportunity).where(Opportunity.stage.in_(OPEN_STAGES), Opportunity.id != deal.id)
-                             .order_by(Opportunity.account_id != deal.account_id, Opportunity.id))
-    found = [d.id for d in others if d.account_id == deal.account_id and (scope is None or scope.can_edit(d.owner_id))
-             or d.owner_id == deal.owner_id]
-    return found[:limit]
+    the actor may change, when given), then those of its owner (found when first asked for)."""
+    def find() -> list[int]:
+        scope = scope_of(session, session.get(Person, actor_id)) if actor_id is not None else None
+        others = session.execute(select(Opportunity.id, Opportunity.account_id, Opportunity.owner_id).where(
+            Opportunity.stage.in_(OPEN_STAGES), Opportunity.id != deal.id,
+            (Opportunity.account_id == deal.account_id) | (Opportunity.owner_id == deal.owner_id))
+            .order_by(Opportunity.account_id != deal.account_id, Opportunity.id))
+        found = [i for i, account, owner in others if account == deal.account_id
+                 and (scope is None or scope.can_edit(owner)) or owner == deal.owner_id]
+        return found[:limit]
+    return Lookalikes(find)
 
 
 def amounts_but(cents: Iterable[int], right: int) -> list[Candidate]:
@@ -136,12 +140,6 @@ def reads_exactly(texts: list[str], claim: Claim, requirement: str, weight: floa
             says(texts, claim.right, claim.others, requirement, claim.kind)[1]]
 
 
-def moves_to_won(deal_id: int, stage: str) -> list[ToolCall]:
-    """Reference steps: one stage at a time along the path to Negotiation, then Closed Won."""
-    path = OPEN_STAGES[OPEN_STAGES.index(stage) + 1:] + ("Closed Won",)
-    return [ToolCall("crm_move_opportunity_stage", {"opportunity": deal_id, "stage": s}) for s in path]
-
-
 def new_activities(ctx, record_type: str, record_id: int, kind: str | None = None) -> list[dict]:
     """Activity rows the episode added on one record, by the actor (optionally of one kind)."""
     return [r for r in ctx.diff.table("crm_activity").added
@@ -157,80 +155,10 @@ def same_text(a: str | None, b: str) -> bool:
 
 # ---------------------------------------------------------------- templates
 
-def _deal_target(start: Session, inst: TaskInstance) -> Target:
+def deal_target(start: Session, inst: TaskInstance) -> Target:
+    """The deal of a task's "deal" parameter as its target, with the deals it could be confused with."""
     deal = start.get(Opportunity, inst.params["deal"])
     return Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))
-
-
-@register
-class CloseWonDeal(TaskTemplate):
-    id, apps, difficulty = "crm.close_won_deal", ("crm",), 2
-    summary = "Close a deal as won on its signing day, moving it along the sales path first."
-
-    def sample(self, session, rng, instance):
-        deal = pick(rng, [d for d in open_deals(session) if d.amount_cents > 0])
-        actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
-        signed = pick(rng, [d for d in (today(session) - timedelta(days=k) for k in range(7)) if d != deal.close_date])
-        return TaskInstance(
-            self.id, instance, actor.id,
-            f"The customer signed {your(actor, owner)} opportunity \"{deal.name}\" on {signed.isoformat()}. Set "
-            "its close date to the signing day and close it as won; change nothing else.",
-            [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "close_date": signed.isoformat()}),
-             *moves_to_won(deal.id, deal.stage)],
-            {"deal": deal.id, "signed": signed.isoformat()})
-
-    def declare(self, start, inst):
-        return Declaration([_deal_target(start, inst)])
-
-    def check(self, ctx, inst):
-        p = inst.params
-        deal = self.declare(ctx.start, inst).targets[0].ref
-        now = ctx.final.get(Opportunity, deal)
-        return [check("The opportunity is Closed Won", now.stage == "Closed Won", f"it is {now.stage}", weight=2),
-                check(f"Its close date is {p['signed']}", now.close_date.isoformat() == p["signed"],
-                      f"it is {now.close_date}"),
-                nothing_else_changed(ctx.diff, [allow_deal(deal, "stage", "probability", "closed_at", "close_date")])]
-
-
-@register
-class CloseLostWithReason(TaskTemplate):
-    id, apps, difficulty = "crm.close_lost_with_reason", ("crm",), 1
-    summary = "Close a deal as lost with the given loss reason (and the competitor who won it)."
-
-    def sample(self, session, rng, instance):
-        deal = pick(rng, open_deals(session))
-        actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
-        reason = pick(rng, LOSS_REASONS)
-        rival = pick(rng, [c for c in COMPETITORS if c != deal.competitor]) if reason == "Competitor" else ""
-        why = f"Competitor (they chose {rival})" if rival else reason
-        step = {"opportunity": deal.id, "stage": "Closed Lost", "loss_reason": reason}
-        return TaskInstance(
-            self.id, instance, actor.id,
-            f"We lost {your(actor, owner)} opportunity \"{deal.name}\". Close it as lost with the loss reason "
-            f"{why}. Change nothing else.",
-            [ToolCall("crm_move_opportunity_stage", {**step, "competitor": rival} if rival else step)],
-            {"deal": deal.id, "reason": reason, "rival": rival})
-
-    def declare(self, start, inst):
-        p = inst.params
-        claims = [quoted(LOSS_REASONS, p["reason"], "loss_reason", "loss reason")]
-        if p["rival"]:
-            claims.append(quoted(COMPETITORS, p["rival"], "competitor", "competitor"))
-        return Declaration([_deal_target(start, inst)], claims)
-
-    def check(self, ctx, inst):
-        p = inst.params
-        declared = self.declare(ctx.start, inst)
-        deal = declared.targets[0].ref
-        now = ctx.final.get(Opportunity, deal)
-        checks = [check(f"The opportunity is Closed Lost with the loss reason {p['reason']}",
-                        now.stage == "Closed Lost" and now.loss_reason == p["reason"],
-                        f"it is {now.stage}, loss reason {now.loss_reason!r}", weight=2)]
-        fields = ["stage", "probability", "closed_at", "loss_reason"]
-        if p["rival"]:
-            checks += reads_exactly([now.competitor], declared.claims[1], f"The competitor is {p['rival']}")
-            fields.append("competitor")
-        return checks + [nothing_else_changed(ctx.diff, [allow_deal(deal, *fields)])]
 
 
 @register
@@ -244,13 +172,13 @@ class UpdateNextStep(TaskTemplate):
         step = pick(rng, [s for s in NEXT_STEPS if not same_text(deal.next_step, s)])
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Set the next step of {your(actor, owner)} opportunity \"{deal.name}\" to \"{step}\". Change nothing "
-            "else.",
+            f"Set the next step of {your(session, actor, owner)} opportunity \"{deal.name}\" to \"{step}\". "
+            "Change nothing else.",
             [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "next_step": step})],
             {"deal": deal.id, "step": step})
 
     def declare(self, start, inst):
-        return Declaration([_deal_target(start, inst)],
+        return Declaration([deal_target(start, inst)],
                            [quoted(NEXT_STEPS, inst.params["step"], "next_step", "next step")])
 
     def check(self, ctx, inst):
@@ -281,7 +209,7 @@ class FollowUpTask(TaskTemplate):
             {"deal": deal.id, "subject": subject, "due": due.isoformat()})
 
     def declare(self, start, inst):
-        return Declaration([_deal_target(start, inst)],
+        return Declaration([deal_target(start, inst)],
                            [quoted(TASK_SUBJECTS, inst.params["subject"], "subject", "task subject")])
 
     def check(self, ctx, inst):

@@ -18,7 +18,7 @@ from officegym.graders.checks import nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import named, pick
 from .crm import amounts_but, deal_lookalikes, editor, sales_people, today
 from .registry import register
 
@@ -46,8 +46,8 @@ def _open_deals(session, owner_id: int, first: date, last: date, stage: str | No
         Opportunity.close_date <= last).order_by(Opportunity.id)))
 
 
-def _whose(actor: Person, owner: Person) -> str:
-    return "you own" if actor.id == owner.id else f"{owner.name} owns"
+def _whose(session, actor: Person, owner: Person) -> str:
+    return "you own" if actor.id == owner.id else f"{named(session, owner)} owns"
 
 
 def _draw(session, rng, want):
@@ -61,13 +61,11 @@ def _draw(session, rng, want):
     raise RuntimeError("no owner has deals for this question")
 
 
-def month_deals(session, actor: Person, owner_id: int | None) -> list[Opportunity]:
-    """Open deals closing this month that the actor sees (only `owner_id`'s when given)."""
-    day = today(session)
-    first = day.replace(day=1)
-    last = first.replace(year=first.year + first.month // 12, month=first.month % 12 + 1)
+def deals_seen(session, actor: Person, owner_id: int | None, first: date, last: date) -> list[Opportunity]:
+    """Open deals closing from `first` to `last` (inclusive) that the actor sees (only `owner_id`'s
+    when given)."""
     stmt = select(Opportunity).where(Opportunity.stage.in_(OPEN_STAGES), Opportunity.close_date >= first,
-                                     Opportunity.close_date < last,
+                                     Opportunity.close_date <= last,
                                      scope_of(session, actor).read_filter(Opportunity.owner_id))
     if owner_id is not None:
         stmt = stmt.where(Opportunity.owner_id == owner_id)
@@ -90,6 +88,7 @@ def biggest(deals: list[Opportunity]) -> Opportunity | None:
 class BiggestOpenDeal(TaskTemplate):
     id, apps, difficulty = "crm.biggest_open_deal", ("crm",), 1
     summary = "Give the amount (or account) of a rep's biggest open deal closing in a period."
+    answered = True
 
     def sample(self, session, rng, instance):
         periods = _periods(session)
@@ -106,14 +105,13 @@ class BiggestOpenDeal(TaskTemplate):
         answer = f"{best.amount_cents / 100:.2f}" if kind == "amount" else best.account.name
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Of the open opportunities {_whose(actor, owner)}, {words}, which one has the biggest amount? {ask} "
-            "with submit_answer.",
+            f"Of the open opportunities {_whose(session, actor, owner)}, {words}, which one has the biggest amount? "
+            f"{ask} with submit_answer.",
             [ToolCall("crm_list_opportunities", {"owner": owner.id, "stage": "open", "close_from": first.isoformat(),
                                                  "close_to": last.isoformat(), "sort": "amount", "descending": True,
                                                  "limit": 1}),
              ToolCall("submit_answer", {"answer": answer})],
-            {"owner": owner.id, "first": first.isoformat(), "last": last.isoformat(), "kind": kind},
-            is_answer_task=True)
+            {"owner": owner.id, "first": first.isoformat(), "last": last.isoformat(), "kind": kind})
 
     def declare(self, start, inst):
         p = inst.params
@@ -141,6 +139,7 @@ class PipelineTotal(TaskTemplate):
     id, apps, difficulty = "crm.pipeline_total", ("crm",), 2
     split = "test"
     summary = "Add up a rep's open pipeline in a close-date period or in one stage."
+    answered = True
 
     def sample(self, session, rng, instance):
         periods = _periods(session)
@@ -161,11 +160,10 @@ class PipelineTotal(TaskTemplate):
             query.update(close_from=first.isoformat(), close_to=last.isoformat())
         return TaskInstance(
             self.id, instance, actor.id,
-            f"What is the total amount of the open opportunities {_whose(actor, owner)} {words}? Submit the total "
-            "in dollars with submit_answer.",
+            f"What is the total amount of the open opportunities {_whose(session, actor, owner)} {words}? Submit the "
+            "total in dollars with submit_answer.",
             [ToolCall("crm_list_opportunities", query), ToolCall("submit_answer", {"answer": f"{total / 100:.2f}"})],
-            {"owner": owner.id, "first": first.isoformat(), "last": last.isoformat(), "stage": stage},
-            is_answer_task=True)
+            {"owner": owner.id, "first": first.isoformat(), "last": last.isoformat(), "stage": stage})
 
     def declare(self, start, inst):
         p = inst.params

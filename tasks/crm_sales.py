@@ -8,16 +8,16 @@ from sqlalchemy import select
 
 from officegym.apps.crm import services as crm
 from officegym.apps.crm.access import scope_of
-from officegym.apps.crm.models import (DISCOUNT_LIMIT, Account, Case, DiscountApproval, LineItem, Opportunity,
-                                       PriceBook, PriceBookEntry, Product)
+from officegym.apps.crm.models import (DISCOUNT_LIMIT, OPEN_STAGES, Account, Case, DiscountApproval, LineItem,
+                                       Opportunity, PriceBook, PriceBookEntry, Product)
 from officegym.apps.crm.products import line_total
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, nothing_else_changed
 
 from .base import Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
-from .crm import (allow_activity, allow_deal, deal_lookalikes, editor, new_activities, open_deals, quoted,
-                  reads_exactly, your)
+from .common import named, pick
+from .crm import (allow_activity, allow_deal, deal_lookalikes, editor, new_activities, open_deals,
+                  quoted, reads_exactly, your)
 from .crm_conversion import (conversion_checks, conversion_declaration, conversion_sample, conversion_steps,
                              conversion_text)
 from .registry import register
@@ -71,8 +71,8 @@ class AddProducts(TaskTemplate):
         book_name = session.get(PriceBook, book).name
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Add {quantity} × {product.name} to {your(actor, owner)} opportunity \"{deal.name}\", {off}, priced "
-            f"from the {book_name}, as one new line item.",
+            f"Add {quantity} × {product.name} to {your(session, actor, owner)} opportunity \"{deal.name}\", {off}, "
+            f"priced from the {book_name}, as one new line item. Change nothing else.",
             [ToolCall("crm_add_line_item", {"opportunity": deal.id, "product": product.code, "quantity": quantity,
                                             "discount": discount, "price_book": book})],
             {"deal": deal.id, "product": product.id, "quantity": quantity, "discount": discount, "book": book})
@@ -122,9 +122,9 @@ class RequestDiscount(TaskTemplate):
         discount, reason = pick(rng, [22, 25, 28, 30, 32, 35, 40]), pick(rng, DISCOUNT_REASONS)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"The customer on {your(actor, owner)} opportunity \"{deal.name}\" needs {discount}% off its "
+            f"The customer on {your(session, actor, owner)} opportunity \"{deal.name}\" needs {discount}% off its "
             f"{item.product.name} line. Request that discount for approval once, giving the reason \"{reason}\" "
-            "word for word.",
+            "word for word, and change nothing else.",
             [ToolCall("crm_request_discount", {"line_item": item.id, "discount": discount, "reason": reason})],
             {"item": item.id, "discount": discount, "reason": reason})
 
@@ -133,8 +133,9 @@ class RequestDiscount(TaskTemplate):
         item = start.get(LineItem, p["item"])
         deal = start.get(Opportunity, item.opportunity_id)
         siblings = start.scalars(select(LineItem.id).where(LineItem.opportunity_id == deal.id, LineItem.id != item.id))
-        mine = [i.id for i in discountable(start) if i.id != item.id
-                and start.get(Opportunity, i.opportunity_id).owner_id == deal.owner_id]
+        mine = start.scalars(select(LineItem.id).join(Opportunity, Opportunity.id == LineItem.opportunity_id).where(
+            Opportunity.owner_id == deal.owner_id, Opportunity.stage.in_(OPEN_STAGES), LineItem.id != item.id,
+            LineItem.discount_bp <= DISCOUNT_LIMIT * 100).order_by(LineItem.id).limit(25))
         return Declaration([Target("line_item", item.id, list(dict.fromkeys([*siblings, *mine]))[:25])],
                            [quoted(DISCOUNT_REASONS, p["reason"], "reason", "reason")])
 
@@ -170,8 +171,8 @@ class ApproveDiscount(TaskTemplate):
         approve = discount <= threshold
         return TaskInstance(
             self.id, instance, owner.manager_id,
-            f"{owner.name} asked you to approve a discount on the opportunity \"{deal.name}\". Approve the "
-            f"request if it is {threshold}% or less; otherwise reject it.",
+            f"{named(session, owner)} asked you to approve a discount on the opportunity \"{deal.name}\". "
+            f"Approve the request if it is {threshold}% or less; otherwise reject it. Change nothing else.",
             [ToolCall("crm_get_opportunity", {"opportunity": deal.id}),
              ToolCall("crm_approve_discount" if approve else "crm_reject_discount",
                       {"approval": Ref(0, "pending_approvals.0.id")})],
@@ -203,7 +204,8 @@ class ApproveDiscount(TaskTemplate):
                               ("discount_bp", "total_cents")),
                         allow_deal(approval.opportunity_id, "amount_cents",
                                    where=lambda row: row["amount_cents"] == amount)]
-        return [check(f"The request is {wanted.lower()}", now.status == wanted, f"it is {now.status}", weight=2),
+        status = now.status if now is not None else "gone (its product line was removed)"
+        return [check(f"The request is {wanted.lower()}", status == wanted, f"it is {status}", weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
 
 

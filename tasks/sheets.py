@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.sheets.book import cell_value
 from officegym.apps.sheets.cells import MAX_READ
 from officegym.apps.sheets.formula.a1 import cell_text, col_name, quote_sheet
 from officegym.apps.sheets.models import Cell, Share, Sheet, Workbook
@@ -19,7 +20,7 @@ from officegym.graders.checks import Allow, CheckResult, check, nothing_else_cha
 from officegym.graders.sheets import allow_workbook_cells, cells_guard, close, value_of
 
 from .base import Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import everyone, pick
+from .common import everyone, named, pick
 from .registry import register
 
 BUDGET_LINES = {"Software": "F", "Travel": "G", "Other": "H"}
@@ -57,8 +58,10 @@ def read_calls(workbook_id: int, sheet: str, width: int, rows: int) -> list[Tool
 
 
 def values(session: Session, sheet_id: int) -> dict[tuple[int, int], object]:
-    """Computed values of a sheet by (row, col), 0-based."""
-    return {(c.row, c.col): value_of(c) for c in session.scalars(select(Cell).where(Cell.sheet_id == sheet_id))}
+    """Computed values of a sheet by (row, col), 0-based (read as plain columns: sheets grow large)."""
+    stored = select(Cell.row, Cell.col, Cell.kind, Cell.number, Cell.text, Cell.note).where(Cell.sheet_id == sheet_id)
+    return {(row, col): cell_value(kind, number, text, note) for row, col, kind, number, text, note in
+            session.execute(stored)}
 
 
 def row_labelled(cells: dict, label: str, col: int = 0) -> int | None:
@@ -126,7 +129,8 @@ class SetBudgetLine(TaskTemplate):
         dept = cells[(row, 0)]
         return TaskInstance(
             self.id, instance, actor.id,
-            f"In the workbook \"{book.title}\", set the {dept} department's {line} budget to {money(amount)}.",
+            f"In the workbook \"{book.title}\", set the {dept} department's {line} budget to {money(amount)}. "
+            "Change nothing else.",
             [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": f"Budget!{letter}{row + 1}", "value": amount}]})],
             {"workbook": book.id, "row": row, "col": "ABCDEFGH".index(letter), "amount": amount, "dept": dept,
@@ -169,7 +173,7 @@ class UpdateBenefitsLoad(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"{why} the benefits and payroll-tax load to {percent:g}%. Update the assumption in "
-            f"\"{book.title}\" so that every salary cost uses it.",
+            f"\"{book.title}\" so that every salary cost uses it, and change nothing else.",
             [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": "Assumptions!B2", "value": f"{percent:g}%"}]})],
             {"workbook": book.id, "percent": percent})
@@ -209,7 +213,8 @@ class PlanMoreHires(TaskTemplate):
         word = "hire" if more == 1 else "hires"
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{dept} got approval for {more} more {word} in Q{quarter}. Update \"{book.title}\" accordingly.",
+            f"{dept} got approval for {more} more {word} in Q{quarter}. Update \"{book.title}\" accordingly and "
+            "change nothing else.",
             [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": f"Plan!{col_name(quarter + 1)}{row + 1}", "value": int(old + more)}]})],
             {"workbook": book.id, "row": row, "col": quarter + 1, "hires": int(old + more), "dept": dept,
@@ -250,7 +255,8 @@ class ShareWorkbook(TaskTemplate):
         verb = "view" if role == "viewer" else "edit"
         return TaskInstance(
             self.id, instance, book.owner_id,
-            f"Share your workbook \"{book.title}\" with {person.name} so that they can {verb} it.",
+            f"Share your workbook \"{book.title}\" with {named(session, person)} so that they can {verb} it, and "
+            "change nothing else.",
             [ToolCall("sheets_share_workbook", {"workbook": book.id, "person": f"@{person.handle}", "role": role})],
             {"workbook": book.id, "person": person.id, "role": role})
 

@@ -5,7 +5,6 @@ one number (graders.answers), and each task declares the look-alike figures an a
 
 from __future__ import annotations
 
-import math
 from datetime import date, timedelta
 
 from officegym.graders.answers import answer_is_number
@@ -13,7 +12,7 @@ from officegym.graders.checks import nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import pick, spread
 from .registry import register
 from .sheets import editors, is_number, money, pipeline_rows, read_calls, row_labelled, sheet_named, values, \
     workbook_titled
@@ -67,13 +66,6 @@ def perturbed(deals: list[tuple], compute) -> tuple[dict, list[tuple]]:
     raise RuntimeError("no change of one deal moves this figure")
 
 
-def spread(items: list, instance: int):
-    """The instance's item, stepping through the list by a stride prime to its length, so that
-    neighbouring instances ask about different things and the first len(items) are all distinct."""
-    step = next(k for k in (7, 11, 13, 17, 19, 23, 29, 31) if math.gcd(k, len(items)) == 1)
-    return items[(instance * step) % len(items)]
-
-
 def _money_pool(amounts, right: float) -> list[Candidate]:
     """Other amounts an answer could give, as candidates (never the right one)."""
     cents = {round(a * 100) for a in amounts if is_number(a)} - {round(right * 100)}
@@ -84,6 +76,7 @@ def _money_pool(amounts, right: float) -> list[Candidate]:
 class BudgetFigure(TaskTemplate):
     id, apps, difficulty = "sheets.budget_figure", ("sheets",), 1
     summary = "Read one department's budget figure off the department budgets workbook."
+    answered = True
 
     def sample(self, session, rng, instance):
         book = workbook_titled(session, "Department Budgets")
@@ -97,7 +90,7 @@ class BudgetFigure(TaskTemplate):
             "(rounded to the cent) with submit_answer.",
             [ToolCall("sheets_read_range", {"workbook": book.id, "range": f"Budget!A{row + 1}:J{row + 1}"}),
              ToolCall("submit_answer", {"answer": f"{cells[(row, col)]:.2f}"})],
-            {"workbook": book.id, "row": row, "col": col}, is_answer_task=True)
+            {"workbook": book.id, "row": row, "col": col})
 
     def declare(self, start, inst):
         """The department's row; the pool is every other dollar figure of its row and of its column."""
@@ -120,6 +113,7 @@ class BudgetFigure(TaskTemplate):
 class PipelineSlice(TaskTemplate):
     id, apps, difficulty = "sheets.pipeline_slice", ("sheets",), 2
     summary = "Add up the forecast's pipeline for one owner, stage or quarter (amount or weighted)."
+    answered = True
 
     def sample(self, session, rng, instance):
         book = workbook_titled(session, "FY")
@@ -134,7 +128,7 @@ class PipelineSlice(TaskTemplate):
             f"open deals {what}? Submit the number in dollars (to the cent) with submit_answer.",
             [*read_calls(book.id, "Pipeline", 9, len(deals) + 1),
              ToolCall("submit_answer", {"answer": f"{_slice(session, book.id, by, choice, weighted):.2f}"})],
-            {"workbook": book.id, "by": by, "choice": choice, "weighted": weighted}, is_answer_task=True)
+            {"workbook": book.id, "by": by, "choice": choice, "weighted": weighted})
 
     def declare(self, start, inst):
         """The pipeline read; the pool is the same sum over the other owners, stages or quarters, and
@@ -174,30 +168,46 @@ def _slice(session, workbook_id: int, by: str, choice: str, weighted: bool) -> f
     return total
 
 
+PEOPLE_FILTERS = {"location": lambda choice: f"are based in {choice}", "year": lambda choice: f"started in {choice}",
+                  "since": lambda choice: f"started in {choice} or later"}
+
+
+def people_questions(people: list[tuple]) -> dict[int, list[tuple]]:
+    """Every question about the People sheet whose count is at least 1, by its count: (department or
+    None for the whole company, filter, choice)."""
+    departments = [None] + sorted({p[1] for p in people})
+    choices = {"location": sorted({p[3] for p in people}), "year": sorted({p[6] for p in people})}
+    choices["since"] = choices["year"][1:]
+    found: dict[int, list[tuple]] = {}
+    for dept in departments:
+        for by, options in choices.items():
+            for choice in options:
+                count = _count(people, dept, by, choice)
+                if count >= 1:
+                    found.setdefault(count, []).append((dept, by, choice))
+    return found
+
+
 @register
 class PeopleCount(TaskTemplate):
     id, apps, difficulty = "sheets.people_count", ("sheets",), 2
-    summary = "Count people of a department in the headcount plan who started in a given year or work in a location."
+    summary = "Count people (of a department or the company) in the headcount plan by location or start year."
+    answered = True
 
     def sample(self, session, rng, instance):
         book = workbook_titled(session, "Headcount Plan")
         people = _people(session, book.id)
-        dept = pick(rng, sorted({p[1] for p in people}))
-        by = pick(rng, ["location", "year"])
-        if by == "location":
-            choice = pick(rng, sorted({p[3] for p in people}))
-            what = f"based in {choice}"
-        else:
-            choice = pick(rng, sorted({p[6] for p in people}))
-            what = f"who started in {choice}"
+        questions = people_questions(people)
+        count = spread(sorted(questions), instance)  # each count as likely as any other
+        dept, by, choice = pick(rng, questions[count])
+        who = f"people in {dept}" if dept else "people in the whole company"
         actor = pick(rng, editors(session, book))
-        count = _count(people, dept, by, choice)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"According to the People sheet of \"{book.title}\", how many people in {dept} are {what}? "
+            f"According to the People sheet of \"{book.title}\", how many {who} {PEOPLE_FILTERS[by](choice)}? "
             "Submit the number with submit_answer.",
             [*read_calls(book.id, "People", 7, len(people) + 1), ToolCall("submit_answer", {"answer": str(count)})],
-            {"workbook": book.id, "dept": dept, "by": by, "choice": choice}, is_answer_task=True)
+            {"workbook": book.id, "dept": dept, "by": by, "choice": choice})
 
     def declare(self, start, inst):
         """The People sheet read; the pool is the other counts near the right one."""
@@ -228,5 +238,8 @@ def _people(session, workbook_id: int) -> list[tuple]:
     return rows
 
 
-def _count(people: list[tuple], dept: str, by: str, choice) -> int:
-    return sum(1 for p in people if p[1] == dept and p[3 if by == "location" else 6] == choice)
+def _count(people: list[tuple], dept: str | None, by: str, choice) -> int:
+    """How many people of a department (or of everyone, for None) match a filter of PEOPLE_FILTERS."""
+    matches = {"location": lambda p: p[3] == choice, "year": lambda p: p[6] == choice,
+               "since": lambda p: is_number(p[6]) and p[6] >= choice}[by]
+    return sum(1 for p in people if dept in (None, p[1]) and matches(p))

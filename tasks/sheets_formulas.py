@@ -94,10 +94,12 @@ class AddExpenseRow(TaskTemplate):
         serial = (date.fromisoformat(p["day"]) - EXCEL_EPOCH).days
         placed = (after.get((at, 0)) == serial and after.get((at, 1)) == p["category"]
                   and after.get((at, 2)) == p["text"] and close(after.get((at, 3)), p["amount"]))
+        # Every expense changes, each by its own step, so that every total must read each of its expenses.
         items = [[before[(r, 1)], before[(r, 3)]] for r in range(1, last + 1)] + [[p["category"], p["amount"]]]
-        items[0][1] += 10
-        items[-1][1] += 100
-        inputs = {a1(sheet.name, 1, 3): items[0][1], a1(sheet.name, at, 3): items[-1][1]}
+        inputs = {}
+        for k, item in enumerate(items):
+            item[1] = round(item[1] + 10 * (k + 1) + 0.01 * k, 2)
+            inputs[a1(sheet.name, k + 1, 3)] = item[1]  # the new expense is at row `at`, right below the others
         named = sorted(categories.items(), key=lambda kv: kv[1])
         totals = [a1(sheet.name, total + 1, 3)] + [a1(sheet.name, r + (r >= at), 6) for _, r in named]
         expected = [sum(v for _, v in items)] + [sum(v for k, v in items if k == name) for name, _ in named]
@@ -138,7 +140,8 @@ class AddShareColumn(TaskTemplate):
             self.id, instance, actor.id,
             f"In \"{book.title}\", add a column \"{header}\" in column {column} of the Budget sheet (header in row 1) "
             f"with a formula on each department's row (rows 2 to {total}, not the Total row) giving its share of the "
-            f"company's {words}, shown as a percentage with {decimals} decimal{'s' * (decimals != 1)}.",
+            f"company's {words}, shown as a percentage with {decimals} decimal{'s' * (decimals != 1)}. Change "
+            "nothing else.",
             [ToolCall("sheets_write_range", {"workbook": book.id, "start": f"Budget!{column}1",
                                              "rows": [[header]] + formulas}),
              ToolCall("sheets_set_number_format", {"workbook": book.id, "range": f"Budget!{column}2:{column}{total}",
@@ -186,7 +189,7 @@ class AddForecastMetric(TaskTemplate):
             self.id, instance, actor.id,
             f"On the Summary sheet of \"{book.title}\", add a row below the key figures labelled \"{label}\": the "
             f"label in A{row} and, in B{row}, a formula that computes it from the Pipeline's amounts, so that it "
-            "stays right when deals change.",
+            "stays right when deals change. Change nothing else.",
             [ToolCall("sheets_write_range", {"workbook": book.id, "start": f"Summary!A{row}",
                                              "rows": [[label, formula]]})],
             {"workbook": book.id, "label": label, "row": row - 1})
@@ -214,17 +217,26 @@ class AddForecastMetric(TaskTemplate):
 
 BREAKS = [("=SUM(E{r}:G{r})", "leaves out Other"), ("=SUM(F{r}:H{r})", "leaves out the salary cost"),
           ("=E{r}+F{r}+G{r}", "leaves out Other"), ("=SUM(E{r}:H{s})", "adds the next department's costs")]
-LATER_EDITS = [(6, time(10, 40)), (4, time(11, 25)), (3, time(14, 50))]  # days before today, at
+# Totals written another way that adds up the same four costs (the sum's own form is =SUM(E{r}:H{r})).
+SAME_SUMS = ["=E{r}+F{r}+G{r}+H{r}", "=SUM(E{r}:F{r})+SUM(G{r}:H{r})", "=E{r}+SUM(F{r}:H{r})",
+             "=SUM(E{r},F{r},G{r},H{r})", "=SUM(E{r}:G{r})+H{r}"]
+EARLIER_EDITS = [(16, time(9, 35)), (13, time(15, 5)), (11, time(11, 50)), (9, time(17, 20))]  # days before today, at
+LATER_EDITS = [(6, time(10, 40)), (4, time(11, 25)), (3, time(14, 50))]
 
 
-def _break_and_edit(workbook_id: int, cell: str, raw: str, edits: list[tuple[str, int]]):
-    """A setup: the owner breaks a total last week, then goes on editing other budget lines on later
+def _break_and_edit(workbook_id: int, cell: str, raw: str, edits: list[tuple[str, int]],
+                    rewritten: list[tuple[str, str]] = ()):
+    """A setup: over the weeks before, the owner rewrites some totals in other forms of the same sum
+    (`rewritten`); last week they break a total, then go on editing other budget lines on later
     days (so the newest revision of the workbook is not the broken one)."""
     def run(session) -> None:
         from officegym.apps.sheets import services
 
         owner = session.get(Person, session.get(Workbook, workbook_id).owner_id)
         today = datetime.combine(clock.company_now(session).date(), time())
+        for (other, value), (days, at) in zip(rewritten, EARLIER_EDITS):
+            clock.set_time(session, today - timedelta(days=days) + timedelta(hours=at.hour, minutes=at.minute))
+            services.write_cells(session, owner, workbook_id, [{"cell": other, "value": value}])
         clock.set_time(session, today - timedelta(days=7) + timedelta(hours=16, minutes=10))
         services.write_cells(session, owner, workbook_id, [{"cell": cell, "value": raw}])
         for (other, value), (days, at) in zip(edits, LATER_EDITS):
@@ -247,6 +259,8 @@ class FixBrokenTotal(TaskTemplate):
         spots = rng.sample([(r, c) for r in range(1, total) if r not in (row, row + 1) for c in (5, 6, 7)], 3)
         edits = [(a1("Budget", r, c), cells[(r, c)] + pick(rng, [500, 1000, 1500] + [-500] * (cells[(r, c)] > 500)))
                  for r, c in spots]  # other budget lines raised or cut after the mistake
+        tidied = rng.sample([r for r in range(1, total) if r != row], min(len(EARLIER_EDITS), total - 2))
+        rewritten = [(a1("Budget", r, 8), pick(rng, SAME_SUMS).format(r=r + 1)) for r in sorted(tidied)]
         actor = pick(rng, editors(session, book))
         return TaskInstance(
             self.id, instance, actor.id,
@@ -255,7 +269,7 @@ class FixBrokenTotal(TaskTemplate):
             [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": a1("Budget", row, 8), "value": f"=SUM(E{row + 1}:H{row + 1})"}]})],
             {"workbook": book.id, "row": row, "broken": raw},
-            setup=_break_and_edit(book.id, a1("Budget", row, 8), raw, edits))
+            setup=_break_and_edit(book.id, a1("Budget", row, 8), raw, edits, rewritten))
 
     def declare(self, start, inst):
         p = inst.params

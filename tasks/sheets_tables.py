@@ -47,8 +47,9 @@ def ordered(deals: list[tuple], keys: list[dict]) -> list[tuple]:
 def _table_rows(session: Session, sheet_id: int) -> dict[int, dict[int, tuple[str, str]]]:
     """A sheet's rows below the header: row -> {col: (input, number format)}."""
     rows: dict[int, dict[int, tuple[str, str]]] = {}
-    for c in session.scalars(select(Cell).where(Cell.sheet_id == sheet_id, Cell.row > 0)):
-        rows.setdefault(c.row, {})[c.col] = (c.raw, c.number_format)
+    for row, col, raw, fmt in session.execute(select(Cell.row, Cell.col, Cell.raw, Cell.number_format)
+                                              .where(Cell.sheet_id == sheet_id, Cell.row > 0)):
+        rows.setdefault(row, {})[col] = (raw, fmt)
     return rows
 
 
@@ -159,7 +160,7 @@ class SummariseExpenses(TaskTemplate):
             self.id, instance, book.owner_id,
             f"In your workbook \"{book.title}\", add a sheet \"{tab}\" with a table from A1: a header row, one row "
             f"per category of your expenses with its {words} in column B, then a Total row with the {words} over "
-            "all your expenses. Keep every figure up to date with formulas.",
+            "all your expenses. Keep every figure up to date with formulas, and change nothing else.",
             [ToolCall("sheets_create_summary_table", {
                 "workbook": book.id, "source": f"{quote_sheet(sheet.name)}!A1:D{last + 1}", "group_by": "B",
                 "value_column": "D", "aggregate": aggregate, "target": f"{quote_sheet(tab)}!A1"})],
@@ -227,7 +228,7 @@ class OwnerFilterView(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"On the Pipeline sheet of \"{book.title}\", save a filter view named \"{name}\" over the whole table "
-            f"that shows only {what}, largest amount first. Save only that view and do not change the cells.",
+            f"that shows only {what}, largest amount first. Save only that view and change nothing else.",
             [ToolCall("sheets_create_filter_view", {"workbook": book.id, "name": name,
                                                     "range": f"Pipeline!A1:I{len(deals) + 1}", "criteria": criteria,
                                                     "sort_column": "E", "sort_descending": True})],

@@ -19,7 +19,7 @@ from officegym.graders.statements import Candidate, says
 
 from . import tickets_vocab as vocab
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import named, pick
 from .registry import register
 from .tickets_common import (LOOKALIKES, active_sprint_of, allow_comment, allow_ticket, backlog, described,
                              ending, first_response, group_people, key_pool, links_between, new_comments,
@@ -40,7 +40,8 @@ class AssignNewTicket(TaskTemplate):
         actor = pick(rng, [p for p in group_people(session, group.id) if p.id != assignee.id] or [assignee])
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Assign {described(ticket)} to {assignee.name} from the {group.name} group.",
+            f"Assign {described(ticket)} to {named(session, assignee)} from the {group.name} group. Change nothing "
+            "else.",
             [ToolCall("tickets_assign_ticket", {"key": ticket.key, "assignee": f"@{assignee.handle}"})],
             {"ticket": ticket.id, "assignee": assignee.id})
 
@@ -79,7 +80,7 @@ class ResolveWithReply(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"Resolve {described(ticket)} as {resolution}, telling the reporter in one public comment, word for "
-            f"word: \"{reply}\"",
+            f"word: \"{reply}\" Change nothing else.",
             [ToolCall("tickets_add_comment", {"key": ticket.key, "body": reply}),
              ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Resolve",
                                                     "resolution": resolution})],
@@ -119,7 +120,8 @@ class RaiseIncidentImpact(TaskTemplate):
         actor = worker(session, rng, ticket, also=incidents)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"New information on {described(ticket)}: set its impact to {impact} and its urgency to {urgency}.",
+            f"New information on {described(ticket)}: set its impact to {impact} and its urgency to {urgency}. "
+            "Change nothing else.",
             [ToolCall("tickets_update_ticket", {"key": ticket.key, "impact": impact, "urgency": urgency})],
             {"ticket": ticket.id, "impact": impact, "urgency": urgency})
 
@@ -153,9 +155,9 @@ class AskReporter(TaskTemplate):
         reporter = session.get(Person, ticket.reporter_id)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"On {described(ticket)}, ask {reporter.name} publicly, in one comment, word for word: \"{question}\" "
+            f"On {described(ticket)}, ask {named(session, reporter)} publicly, in one comment, word for word: \"{question}\" "
             f"Add one internal work note (not visible to them), word for word: \"{note}\" Then set the ticket to "
-            "wait on the customer.",
+            "wait on the customer. Change nothing else.",
             [ToolCall("tickets_add_comment", {"key": ticket.key, "body": question}),
              ToolCall("tickets_add_work_note", {"key": ticket.key, "body": note}),
              ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Wait for customer"})],
@@ -196,7 +198,8 @@ class PlanAndStart(TaskTemplate):
             .order_by(Person.id))))
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Pull {described(ticket)} into the active sprint, assign it to yourself and start progress on it.",
+            f"Pull {described(ticket)} into the active sprint, assign it to yourself and start progress on it. "
+            "Change nothing else.",
             [ToolCall("tickets_set_sprint", {"key": ticket.key, "sprint": sprint.name}),
              ToolCall("tickets_assign_ticket", {"key": ticket.key, "assignee": f"@{actor.handle}"}),
              ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Start progress"})],
@@ -217,6 +220,9 @@ class PlanAndStart(TaskTemplate):
                     was, sprint_id=p["sprint"], assignee_id=ctx.actor_id, status="In Progress"))])]
 
 
+BLOCKED = Candidate.text(*vocab.BLOCKED)
+
+
 @register
 class RecordBlocker(TaskTemplate):
     id, apps, difficulty = "tickets.record_blocker", ("tickets",), 1
@@ -235,28 +241,33 @@ class RecordBlocker(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"{described(second)} cannot be finished before {described(first)} is done. Record that in the "
-            f"tracker with one link, and add one public comment on {second.key} naming the ticket it waits for.",
-            [ToolCall("tickets_add_comment", {"key": second.key, "body": f"Waiting for {first.key} to be done."}),
+            f"tracker with one link, and add one public comment on {second.key} saying that it is blocked by "
+            f"{first.key}. Change nothing else.",
+            [ToolCall("tickets_add_comment", {"key": second.key,
+                                              "body": f"Blocked by {first.key}: it has to be done first."}),
              ToolCall("tickets_link_tickets", {"key": first.key, "kind": "blocks", "other": second.key})],
             {"blocker": first.id, "blocked": second.id})
 
     def declare(self, start, inst):
         blocker, blocked = start.get(Ticket, inst.params["blocker"]), start.get(Ticket, inst.params["blocked"])
         both, work = {blocker.key, blocked.key}, Ticket.type != "Sub-task"
-        keys = [c for c in key_pool(start, blocker.project.key, blocker.key) if c.label != blocked.key]
+        keys = key_pool(start, blocker.project.key, blocker.key, allowed=(blocked.key,))
         return Declaration([ticket_target(start, blocker, inst.actor_id, work, exclude=both),
                             ticket_target(start, blocked, inst.actor_id, work, exclude=both)],
-                           [Claim(Candidate.text(blocker.key), keys, "body", "ticket key")])
+                           [Claim(Candidate.text(blocker.key), keys, "body", "ticket key"),
+                            Claim(BLOCKED, [], "body", "dependency")])
 
     def check(self, ctx, inst):
         p = inst.params
         blocker, blocked = ctx.start.get(Ticket, p["blocker"]), ctx.start.get(Ticket, p["blocked"])
-        named = self.declare(ctx.start, inst).claims[0]
+        key, dependency = self.declare(ctx.start, inst).claims
         comments = [c["body"] for c in new_comments(ctx, blocked.id, internal=False)]
         return [check(f"{blocker.key} blocks {blocked.key}", links_between(ctx.final, blocker.id, blocked.id, "blocks"),
                       "no such link", weight=2),
-                *says(comments, named.right, named.others, f"Your comment on {blocked.key} names {blocker.key}",
-                      named.kind, weight=1),
+                *says(comments, key.right, key.others, f"Your comment on {blocked.key} names {blocker.key}",
+                      key.kind, weight=1, deniable=False),
+                *says(comments, dependency.right, [], f"It says that {blocked.key} is blocked", dependency.kind,
+                      weight=1),
                 nothing_else_changed(ctx.diff, [Allow("tickets_link", ("added",), lambda row: (
                                                     row["source_id"], row["target_id"], row["kind"]) == (
                                                     blocker.id, blocked.id, "blocks")),

@@ -4,6 +4,8 @@ state, on the episode's simulated clock, when grading."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from sqlalchemy import select
 
 from officegym import clock
@@ -16,14 +18,9 @@ from officegym.graders.checks import nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import evenly, other_counts, pick
 from .registry import register
 from .tickets_common import LOOKALIKES, group_people, project_id, tickets_where
-
-
-def other_counts(expected: int, spread: int = 12) -> list[Candidate]:
-    """The counts a counting question could be answered with instead of `expected`."""
-    return [Candidate.text(str(n)) for n in range(max(0, expected - spread), expected + spread + 1) if n != expected]
 
 
 def _count_claim(expected: int) -> Claim:
@@ -35,6 +32,22 @@ def _asked_about(counted: list[Ticket], queue: list[Ticket]) -> Target:
     the rest of the queue as look-alikes."""
     first = (counted or queue)[0]
     return Target("ticket", first.key, [t.key for t in queue if t.id != first.id][:LOOKALIKES])
+
+
+CLOCKS = ("Time to resolution", "Time to first response")
+KINDS = (None, "Incident", "Service Request")
+
+
+def _breach_counts(session, group_id: int) -> dict[tuple[str, str | None], int]:
+    """How many open tickets of a group have breached each SLA clock now, of every type (None) and
+    by type, in one pass over the queue (what `_breached` would count for each question)."""
+    now, counts = clock.now(session), Counter()
+    for ticket in tickets_where(session, Ticket.group_id == group_id):
+        if workflow.is_open(ticket.status):
+            for name in {c.name for c in sla_clocks(ticket, now) if c.breached}:
+                counts[(name, None)] += 1
+                counts[(name, ticket.type)] += 1
+    return counts
 
 
 def _breached(session, group_id: int, clock_name: str, kind: str | None) -> list[Ticket]:
@@ -52,15 +65,16 @@ def _breached(session, group_id: int, clock_name: str, kind: str | None) -> list
 class BreachedSlaCount(TaskTemplate):
     id, apps, difficulty = "tickets.breached_sla_count", ("tickets",), 2
     summary = "Count the open tickets of your group's queue whose SLA is breached now."
+    answered = True
 
     def sample(self, session, rng, instance):
-        groups = [g for g in session.scalars(select(Group).order_by(Group.id))
-                  if tickets_where(session, Ticket.group_id == g.id)]
-        group = pick(rng, groups)
+        questions = []  # (group, clock, type, count): only those whose answer is at least 1
+        for group in session.scalars(select(Group).order_by(Group.id)):
+            counts = _breach_counts(session, group.id) if group_people(session, group.id) else {}
+            questions += [(group, name, kind, counts[(name, kind)]) for name in CLOCKS for kind in KINDS
+                          if counts.get((name, kind))]
+        group, clock_name, kind, count = evenly(rng, instance, questions, lambda q: q[3])
         actor = pick(rng, group_people(session, group.id))
-        clock_name = pick(rng, ["Time to resolution", "Time to first response"])
-        kind = pick(rng, [None, "Incident", "Service Request"])
-        count = len(_breached(session, group.id, clock_name, kind))
         words = "resolution" if clock_name == "Time to resolution" else "first-response"
         what = {None: "tickets", "Incident": "incidents", "Service Request": "service requests"}[kind]
         return TaskInstance(
@@ -69,7 +83,7 @@ class BreachedSlaCount(TaskTemplate):
             "Submit the number with submit_answer.",
             [ToolCall("tickets_search_tickets", {"query": f"group = \"{group.name}\" AND statusCategory != Done"}),
              ToolCall("submit_answer", {"answer": str(count)})],
-            {"group": group.id, "clock": clock_name, "kind": kind}, is_answer_task=True)
+            {"group": group.id, "clock": clock_name, "kind": kind})
 
     def declare(self, start, inst):
         p = inst.params
@@ -92,13 +106,14 @@ def _component_work(session, component_id: int, kind: str) -> list[Ticket]:
 class OpenWorkCount(TaskTemplate):
     id, apps, difficulty = "tickets.open_work_count", ("tickets",), 1
     summary = "Count the unfinished tickets of one type in one component of a software project."
+    answered = True
 
     def sample(self, session, rng, instance):
         components = list(session.scalars(select(Component).where(Component.project_id.in_(
             [project_id(session, "ENG"), project_id(session, "SOPS")])).order_by(Component.id)))
-        component = pick(rng, components)
-        kind = pick(rng, ["Bug", "Story", "Task", "Sub-task"])
-        count = len(_component_work(session, component.id, kind))
+        questions = [(c, kind, len(_component_work(session, c.id, kind))) for c in components
+                     for kind in ("Bug", "Story", "Task", "Sub-task")]
+        component, kind, count = evenly(rng, instance, [q for q in questions if q[2]], lambda q: q[2])
         department = session.get(Project, component.project_id).department_id
         actor = pick(rng, list(session.scalars(select(Person).where(Person.department_id == department)
                                                .order_by(Person.id))))
@@ -111,7 +126,7 @@ class OpenWorkCount(TaskTemplate):
             [ToolCall("tickets_search_tickets", {"query": f"project = {key} AND component = \"{component.name}\" AND "
                                                           f"type = \"{kind}\" AND statusCategory != Done"}),
              ToolCall("submit_answer", {"answer": str(count)})],
-            {"component": component.id, "kind": kind}, is_answer_task=True)
+            {"component": component.id, "kind": kind})
 
     def declare(self, start, inst):
         p = inst.params

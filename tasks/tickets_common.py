@@ -8,6 +8,8 @@ service sets. Quoted texts are compared word for word."""
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -18,7 +20,7 @@ from officegym.apps.tickets.models import Group, GroupMember, Link, Project, Spr
 from officegym.graders.checks import Allow
 from officegym.graders.statements import Candidate
 
-from .base import Target
+from .base import Lookalikes, Target
 from .common import pick
 
 LOOKALIKES = 20  # look-alike tickets a declaration names at most
@@ -61,21 +63,29 @@ def worker(session: Session, rng, ticket: Ticket, exclude: tuple[int, ...] = (),
 def ticket_target(session: Session, ticket: Ticket, actor_id: int, *conditions, first=None, exclude=()) -> Target:
     """A ticket as a task's target, with its look-alikes: the other open tickets of its project
     matching the conditions, those `first` accepts before the others, then those the actor works."""
-    actor = session.get(Person, actor_id)
-    found = [t for t in tickets_where(session, Ticket.project_id == ticket.project_id, Ticket.id != ticket.id,
-                                      *conditions) if workflow.is_open(t.status) and t.key not in exclude]
-    found.sort(key=lambda t: (first is not None and not first(t), not is_worker(session, actor, t), t.id))
-    return Target("ticket", ticket.key, [t.key for t in found[:LOOKALIKES]])
+    def find() -> list[str]:
+        actor = session.get(Person, actor_id)
+        found = [t for t in tickets_where(session, Ticket.project_id == ticket.project_id, Ticket.id != ticket.id,
+                                          *conditions) if workflow.is_open(t.status) and t.key not in exclude]
+        found.sort(key=lambda t: (first is not None and not first(t), not is_worker(session, actor, t), t.id))
+        return [t.key for t in found[:LOOKALIKES]]
+    return Target("ticket", ticket.key, Lookalikes(find))
 
 
-def key_pool(session: Session, project_key: str, right: str, ahead: int = 3) -> list[Candidate]:
-    """Every ticket key of a project but `right`, and the next few keys it will give, as candidates
-    (the look-alike keys a message could name instead)."""
-    pid = project_id(session, project_key)
-    following = session.get(Project, pid).next_number
-    keys = list(session.scalars(select(Ticket.key).where(Ticket.project_id == pid).order_by(Ticket.number)))
-    keys += [f"{project_key}-{following + k}" for k in range(ahead)]
-    return [Candidate.text(k) for k in keys if k != right]
+def key_pool(session: Session, project_key: str, right: str, allowed: tuple[str, ...] = (), ahead: int = 3,
+             near: int = 4) -> list[Candidate]:
+    """The ticket keys a message could name instead of `right` (and of the `allowed` keys it may
+    also name): the project's keys nearest to it and the next few it will give, one by one (for near
+    misses), then every other key of the project as one pattern."""
+    following = session.get(Project, project_id(session, project_key)).next_number
+    skip = {int(key.rsplit("-", 1)[1]) for key in (right, *allowed) if key.startswith(f"{project_key}-")}
+    number = int(right.rsplit("-", 1)[1])
+    numbers = {n for n in range(number - near, number + near + 1) if 0 < n < following}
+    numbers |= {following + k for k in range(ahead)}
+    nearest = sorted(numbers - skip, key=lambda n: (abs(n - number), n))
+    others = rf"{re.escape(project_key.casefold())}-(?!(?:{'|'.join(map(str, sorted(skip)))})(?!\d))\d+"
+    return ([Candidate.text(f"{project_key}-{n}") for n in nearest]
+            + [Candidate.pattern_of(f"another {project_key} key", others)])
 
 
 def text_pool(vocabulary: list[str], right: str) -> list[Candidate]:

@@ -19,7 +19,7 @@ from officegym.graders.statements import Candidate
 
 from . import tickets_vocab as vocab
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import named, pick
 from .registry import register
 from .tickets_common import (LOOKALIKES, active_sprint_of, allow_comment, allow_ticket, backlog, described, ending,
                              first_response, group_people, links_between, posted_once, project_id, same_text,
@@ -48,11 +48,11 @@ class BreakIntoSubtasks(TaskTemplate):
         actor = pick(rng, team)
         chosen = rng.sample(vocab.SUBTASKS, rng.choice((2, 3)))
         people = [pick(rng, team) for _ in chosen]
-        listing = "; ".join(f"\"{s}\" for {p.name}" for s, p in zip(chosen, people))
+        listing = "; ".join(f"\"{s}\" for {named(session, p)}" for s, p in zip(chosen, people))
         return TaskInstance(
             self.id, instance, actor.id,
             f"Break {described(story)} into these {len(chosen)} sub-tasks, with exactly these summaries, each "
-            f"assigned: {listing}. Add no other sub-tasks.",
+            f"assigned: {listing}. Add no other sub-tasks and change nothing else.",
             [ToolCall("tickets_create_ticket", {"project": "ENG", "type": "Sub-task", "summary": s,
                                                 "parent": story.key, "assignee": f"@{p.handle}"})
              for s, p in zip(chosen, people)],
@@ -136,7 +136,7 @@ class CloseDuplicates(TaskTemplate):
             f"This morning colleagues filed new tickets in IT about the same problem as {described(original)}. "
             f"Find them, link each one as a duplicate of {original.key} and close it with the resolution Duplicate "
             "(a short public comment to its reporter is fine). Leave every other ticket alone, the older ones "
-            f"about the same problem and {original.key} itself included.",
+            f"about the same problem and {original.key} itself included, and change nothing else.",
             [ToolCall("tickets_search_tickets", {"query": "project = IT AND created >= startOfDay() ORDER BY key"}),
              *steps],
             {"original": original.id, "reporters": reporters[:count], "summaries": summaries, "decoy": decoy[1]},
@@ -193,7 +193,7 @@ class RollSprint(TaskTemplate):
             self.id, instance, lead.id,
             f"Close out {sprint.name}: complete it, moving its unfinished tickets into {upcoming.name}. Add "
             f"{' and '.join(described(t) for t in extras)} to {upcoming.name} too, then start {upcoming.name} "
-            f"today, ending {end.isoformat()}.",
+            f"today, ending {end.isoformat()}. Change nothing else.",
             [ToolCall("tickets_complete_sprint", {"project": "ENG", "sprint": sprint.name, "move_to": upcoming.name}),
              *[ToolCall("tickets_set_sprint", {"key": t.key, "sprint": upcoming.name}) for t in extras],
              ToolCall("tickets_start_sprint", {"project": "ENG", "sprint": upcoming.name,
@@ -257,7 +257,8 @@ class HandIncidentOver(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"{described(ticket)} belongs to {target.name}, not {session.get(Group, ticket.group_id).name}. Move it "
-            f"to that group, assigned to {person.name}, and add one work note, word for word: \"{note}\"",
+            f"to that group, assigned to {named(session, person)}, and add one work note, word for word: \"{note}\" "
+            "Change nothing else.",
             [ToolCall("tickets_add_work_note", {"key": ticket.key, "body": note}),
              ToolCall("tickets_assign_ticket", {"key": ticket.key, "group": target.name,
                                                 "assignee": f"@{person.handle}"})],

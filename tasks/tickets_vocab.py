@@ -23,31 +23,43 @@ INCIDENTS = ["Search results empty for some customers", "API gateway timeouts in
              "Background jobs stuck in the queue", "Login page returns 500 errors", "File uploads fail above 10 MB",
              "Notifications sent twice"]
 
-# How a reply says an incident is over, and how it would say it is not.
-RESOLVED_WORDS = ("resolved", "fixed")
-OPEN_WORDS = ("In Progress", "still investigating", "still open", "Waiting on customer")
+# How a reply says an incident is over, and how it would say it is not (no status name: a correct
+# reply may well say which status the incident left).
+RESOLVED_WORDS = ("resolved", "fixed", "back to normal")
+OPEN_WORDS = ("still investigating", "still open", "still broken", "still failing")
 
-# (what the reporter writes, impact, urgency, group: "IT Support" or the engineering team that owns it)
+# How a reply says that the reporter's problem was filed.
+FILED = ("filed", "logged", "opened", "created", "raised", "tracking", "tracked", "ticket", "incident")
+
+# How a comment says that a ticket waits for another one.
+BLOCKED = ("blocked", "blocks", "blocking", "blocker", "waiting", "waits", "depends", "dependent", "dependency")
+
+# (what the reporter writes, impact, urgency, group: "IT Support" or the engineering team that owns it).
+# Each text says in RULES' own words whom it affects (only me, my team, the whole company or every
+# customer) and how much it hurts now (a workaround, slowed, stopped); an engineering service is
+# named as the ENG project's components describe what each team owns.
 PROBLEMS = [
-    ("My laptop won't start at all since this morning, so I can't do any work.", "Low", "High", "IT Support"),
-    ("The Wi-Fi on our floor keeps dropping for my whole team; pages are slow but we can still work.", "Medium",
-     "Medium", "IT Support"),
+    ("My laptop won't start at all since this morning, so I can't do any work (nobody else is affected).",
+     "Low", "High", "IT Support"),
+    ("The Wi-Fi in our team room keeps dropping for everyone on my team (only us); pages are slow but we can "
+     "still work.", "Medium", "Medium", "IT Support"),
     ("Nobody in the company can connect to the VPN; everyone working remotely is stuck.", "High", "High",
      "IT Support"),
-    ("The printer next to my desk prints faint pages; I can use the one upstairs meanwhile.", "Low", "Low",
-     "IT Support"),
-    ("My whole team lost access to our shared drive and we're blocked on the release notes.", "Medium", "High",
-     "IT Support"),
+    ("The printer at my desk, which only I use, prints faint pages; I can use the one upstairs meanwhile.",
+     "Low", "Low", "IT Support"),
+    ("My team lost access to our shared drive (only our team) and we're blocked on the release notes.",
+     "Medium", "High", "IT Support"),
     ("Email is slow for everyone in the company: messages arrive a few minutes late.", "High", "Medium",
      "IT Support"),
-    ("Customers can't pay: every checkout has failed with an error for ten minutes, for all customers.", "High",
-     "High", "Payments"),
-    ("All customer invoices show yesterday's date; finance has a manual workaround for now.", "High", "Low",
+    ("Customers can't pay: every card payment has failed with a payments error for ten minutes, for every "
+     "customer.", "High", "High", "Payments"),
+    ("Every customer's invoice shows yesterday's date; finance has a manual workaround for now.", "High", "Low",
      "Payments"),
-    ("Deploys are failing for our whole engineering team: the CI/CD pipeline is red and nobody can ship.",
+    ("Deploys are failing for my team (only us): our CI/CD pipeline is red and none of us can ship.",
      "Medium", "High", "Platform"),
 ]
 RULES = ("Impact is how many people it affects (one person: Low; a team: Medium; a whole office, every customer "
          "or the company: High). Urgency is how much it hurts now (a workaround exists: Low; work is slowed: "
          "Medium; work is stopped: High). Office IT goes to the IT Support group; a problem with a customer-facing "
-         "or engineering service goes to the on-call group of the engineering team that owns it.")
+         "or engineering service goes to the on-call group of the engineering team that owns it (the components "
+         "of the ENG project say which team owns what).")

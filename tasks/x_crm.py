@@ -1,6 +1,6 @@
-"""Cross-app tasks, CRM and chat: act on a deal a manager announced in #deals, answer a thread with
-the owner of the account with the most open cases, convert a lead a colleague asked about by DM,
-announce the biggest deal closing this month, read an amount a rep announced."""
+"""Cross-app tasks, CRM and chat: act on a deal a manager announced in #deals, convert a lead a
+colleague asked about by DM, read an amount a rep announced (questions answered in chat from the
+CRM: x_crm_questions)."""
 
 from __future__ import annotations
 
@@ -9,22 +9,19 @@ from collections import Counter
 from sqlalchemy import select
 
 from officegym.apps.chat import services as chat
-from officegym.apps.chat.models import Channel, Message
-from officegym.apps.crm.access import scope_of
-from officegym.apps.crm.activities import OPEN_CASE_STATUSES
-from officegym.apps.crm.models import OPEN_STAGES, Account, Case, Opportunity
+from officegym.apps.chat.models import Message
+from officegym.apps.crm.models import OPEN_STAGES, Account, Opportunity
 from officegym.apps.org.models import Person
 from officegym.graders.answers import answer_is_number
 from officegym.graders.checks import check, nothing_else_changed
-from officegym.graders.statements import Candidate, amounts_written, says, stated
+from officegym.graders.statements import Candidate, amounts_written, stated
 
-from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .chat import _post, _steps
-from .common import (added_messages, allow_posts, channel_named, channels_of, everyone, find_message, member_ids,
-                     people_except, pick, top_level_messages)
-from .crm import (allow_activity, allow_deal, amounts_but, deal_lookalikes, money, moves_to_won, new_activities,
-                  open_deals, quoted, reads_exactly, sales_managers, sales_people)
-from .crm_answers import accounts_but, biggest, month_deals
+from .common import channel_named, find_message, member_ids, named, pick, top_level_messages
+from .crm import (allow_activity, allow_deal, amounts_but, deal_lookalikes, money, new_activities, open_deals,
+                  quoted, reads_exactly, sales_managers, sales_people)
+from .crm_closing import moves_to_won, won_along_the_path
 from .crm_conversion import (conversion_checks, conversion_declaration, conversion_sample, conversion_steps,
                              conversion_text)
 from .registry import register
@@ -70,9 +67,10 @@ class CloseWonAnnouncedDeal(TaskTemplate):
         decoy = f"{other.account.name} is asking for {money(other.amount_cents + 250_000)} of extras, still talking."
         return TaskInstance(
             self.id, instance, owner.id,
-            f"{boss.name} posted in #deals about one of your deals. Close that opportunity as won at the amount "
-            "they gave (update the amount first if it differs) and log one note on it with the subject "
-            f"\"{VERBAL_YES}\". Change nothing else.",
+            f"{named(session, boss)} posted in #deals about one of your deals. Close that opportunity as won "
+            "at the amount they gave (update the amount first if it differs; move it along the sales path, never "
+            f"closing it as lost or reopening it) and log one note on it with the subject \"{VERBAL_YES}\". Change "
+            "nothing else.",
             [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "amount": amount / 100}),
              *moves_to_won(deal.id, deal.stage),
              ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "note",
@@ -98,77 +96,9 @@ class CloseWonAnnouncedDeal(TaskTemplate):
                 check(f"Its amount is {money(p['amount'])}", now.amount_cents == p["amount"],
                       f"it is {money(now.amount_cents)}", weight=2),
                 *reads_exactly(notes, declared.claims[0], f"You logged a note \"{VERBAL_YES}\" on it"),
+                won_along_the_path(ctx, deal),
                 nothing_else_changed(ctx.diff, [allow_deal(deal, "stage", "probability", "closed_at", "amount_cents"),
                                                 allow_activity("opportunity", deal, "note", ctx.actor_id)])]
-
-
-def _case_counts(session, actor: Person, region: str | None) -> Counter:
-    """Open cases per account among those the actor can see (optionally in one region)."""
-    scope = scope_of(session, actor)
-    stmt = select(Case.account_id).join(Account, Account.id == Case.account_id).where(
-        Case.status.in_(OPEN_CASE_STATUSES), scope.read_filter(Case.owner_id))
-    if region:
-        stmt = stmt.where(Account.region == region)
-    return Counter(session.scalars(stmt))
-
-
-def _leader(counts: Counter) -> int | None:
-    top = counts.most_common(2)
-    return top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
-
-
-@register
-class MostOpenCasesOwnerThread(TaskTemplate):
-    id, apps, difficulty = "x.most_open_cases_owner_thread", ("crm", "chat"), 3
-    summary = "Answer in a thread which account has the most open cases and who owns it."
-
-    def sample(self, session, rng, instance):
-        readers = [p for p in everyone(session) if (lambda s: s.is_admin or s.is_sales)(scope_of(session, p))]
-        regions = sorted(set(session.scalars(select(Account.region))))
-        for _ in range(500):
-            actor, region = pick(rng, readers), pick(rng, [None, None] + regions)
-            places = [c for c in channels_of(session, actor.id) if len(member_ids(session, c.id)) >= 3]
-            if _leader(_case_counts(session, actor, region)) is not None and places:
-                break
-        channel = pick(rng, places)
-        asker = session.get(Person, pick(rng, sorted(member_ids(session, channel.id) - {actor.id})))
-        where = f" in {region}" if region else ""
-        text = (f"@{actor.handle} which customer account{where} has the most open cases right now, and who owns "
-                "that account? I want to loop them in.")
-        leader = session.get(Account, _leader(_case_counts(session, actor, region)))
-        return TaskInstance(
-            self.id, instance, actor.id,
-            f"{asker.name} asked you a question in #{channel.name} about customer cases. Look it up in the CRM and "
-            "reply once in the thread of their question with just the account's name and its owner.",
-            [ToolCall("chat_list_mentions", {"limit": 1}),
-             ToolCall("chat_post_message", {"channel": channel.name, "thread_parent_id": Ref(0, "items.0.id"),
-                                            "text": f"{leader.name}, owned by "
-                                                    f"{session.get(Person, leader.owner_id).name}."})],
-            {"asker": asker.id, "channel": channel.id, "text": text, "region": region},
-            setup=_post(asker.id, channel.id, text))
-
-    def declare(self, start, inst):
-        p = inst.params
-        question = find_message(start, p["asker"], p["channel"], p["text"])
-        account = start.get(Account, _leader(_case_counts(start, start.get(Person, inst.actor_id), p["region"])))
-        owner = start.get(Person, account.owner_id)
-        return Declaration(
-            [Target("message", question.id, top_level_messages(start, p["channel"], [question.id]),
-                    {"channel": start.get(Channel, p["channel"]).name})],
-            [Claim(Candidate.text(account.name), accounts_but(start, account.id), "text", "account"),
-             Claim(Candidate.person(owner), people_except(start, owner, p["asker"], inst.actor_id), "text", "person")])
-
-    def check(self, ctx, inst):
-        p = inst.params
-        declared = self.declare(ctx.start, inst)
-        question, (account, owner) = declared.targets[0].ref, declared.claims
-        replies = [r["text"] for r in added_messages(ctx, ctx.actor_id) if r["thread_parent_id"] == question]
-        return [check("You replied in the thread of the question", replies, "no reply of yours in that thread"),
-                *says(replies, account.right, account.others, f"The reply names the account {account.right.label}",
-                      account.kind),
-                *says(replies, owner.right, owner.others, f"The reply names its owner, {owner.right.label}",
-                      owner.kind),
-                nothing_else_changed(ctx.diff, allow_posts(ctx, p["channel"], question))]
 
 
 def _dm(author_id: int, other_id: int, text: str):
@@ -192,8 +122,8 @@ class ConvertDmLead(TaskTemplate):
         text = f"Hi @{owner.handle}, good news: please {conversion_text(lead, into, p)}. Thanks!"
         return TaskInstance(
             self.id, instance, owner.id,
-            f"{colleague.name} sent you a direct message about one of your leads. Do what they ask in the CRM, and "
-            "change nothing else (no reply is needed).",
+            f"{named(session, colleague)} sent you a direct message about one of your leads. Do what they "
+            "ask in the CRM, and change nothing else (no reply is needed).",
             conversion_steps(p), {**p, "colleague": colleague.id, "text": text},
             setup=_dm(colleague.id, owner.id, text))
 
@@ -202,52 +132,6 @@ class ConvertDmLead(TaskTemplate):
 
     def check(self, ctx, inst):
         return conversion_checks(ctx, inst.params)
-
-
-@register
-class AnnounceBiggestDeal(TaskTemplate):
-    id, apps, difficulty = "x.announce_biggest_deal", ("crm", "chat"), 2
-    summary = "Post in #deals the account and amount of the biggest open deal closing this month."
-
-    def sample(self, session, rng, instance):
-        inside = member_ids(session, channel_named(session, "deals").id)
-        people = [p for p in sales_people(session) if p.id in inside]
-        for _ in range(500):
-            actor = pick(rng, people)
-            owner = pick(rng, [None, actor] + [q for q in people if q.id != actor.id])
-            best = biggest(month_deals(session, actor, owner.id if owner else None))
-            if best is not None:
-                break
-        whose = ("of all the deals you can see" if owner is None else "of yours" if owner.id == actor.id
-                 else f"owned by {owner.name}")
-        return TaskInstance(
-            self.id, instance, actor.id,
-            f"Find the biggest open opportunity {whose} that closes this month, and post one message in #deals "
-            "with just its account name and its exact amount.",
-            [ToolCall("chat_post_message", {"channel": "deals", "text": f"Biggest deal closing this month: "
-                                            f"{best.account.name}, {money(best.amount_cents)}."})],
-            {"owner": owner.id if owner else None})
-
-    def declare(self, start, inst):
-        actor = start.get(Person, inst.actor_id)
-        best = biggest(month_deals(start, actor, inst.params["owner"]))
-        seen = start.scalars(select(Opportunity.amount_cents).where(  # the open deals the actor sees
-            Opportunity.stage.in_(OPEN_STAGES), scope_of(start, actor).read_filter(Opportunity.owner_id)))
-        channels = [c.name for c in channels_of(start, actor.id) if c.name != "deals"]
-        return Declaration([Target("channel", "deals", channels)],
-                           [Claim(Candidate.text(best.account.name), accounts_but(start, best.account_id), "text",
-                                  "account"),
-                            Claim(Candidate.money(best.amount_cents), amounts_but(seen, best.amount_cents), "text",
-                                  "amount")])
-
-    def check(self, ctx, inst):
-        account, amount = self.declare(ctx.start, inst).claims
-        deals_id = channel_named(ctx.start, "deals").id
-        posts = [r["text"] for r in added_messages(ctx, ctx.actor_id) if r["channel_id"] == deals_id]
-        return [check("You posted in #deals", posts, "no new message of yours in #deals"),
-                *says(posts, account.right, account.others, f"The post names {account.right.label}", account.kind),
-                *says(posts, amount.right, amount.others, f"The post gives {amount.right.label}", amount.kind),
-                nothing_else_changed(ctx.diff, allow_posts(ctx, deals_id, None))]
 
 
 def _announcements(session) -> list[tuple[Message, str, int]]:
@@ -272,6 +156,7 @@ def _announcements(session) -> list[tuple[Message, str, int]]:
 class DealQuestionAnswer(TaskTemplate):
     id, apps, difficulty = "x.deal_question_answer", ("crm", "chat"), 1
     summary = "Read the amount a rep announced in #deals for an account."
+    answered = True
 
     def sample(self, session, rng, instance):
         message, account, cents = pick(rng, _announcements(session))
@@ -279,10 +164,10 @@ class DealQuestionAnswer(TaskTemplate):
         actor = session.get(Person, pick(rng, sorted(member_ids(session, message.channel_id) - {author.id})))
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{author.name} posted an update about {account} in #deals. What amount did they give for it? "
-            "Submit the amount in dollars with submit_answer.",
+            f"{named(session, author)} posted an update about {account} in #deals. What amount did they "
+            "give for it? Submit the amount in dollars with submit_answer.",
             [ToolCall("submit_answer", {"answer": money(cents)})],
-            {"message": message.id, "account": account}, is_answer_task=True)
+            {"message": message.id, "account": account})
 
     def declare(self, start, inst):
         message = start.get(Message, inst.params["message"])

@@ -150,7 +150,7 @@ class OpenIncidentsTable(TaskTemplate):
             self.id, instance, actor.id,
             f"Create a workbook titled \"{title}\" with one sheet: a header row \"{header[0]}\", \"{header[1]}\", "
             "then one row per assignment group that has open incidents in the IT project, with the group's name "
-            "and how many open incidents it has, and nothing else (no total row).",
+            "and how many open incidents it has, and nothing else (no total row). Change nothing else anywhere.",
             [ToolCall("tickets_search_tickets", {"query": "project = IT AND type = Incident AND statusCategory != Done",
                                                  "limit": 100}),
              ToolCall("sheets_create_workbook", {"title": title, "sheets": ["Incidents"]}),

@@ -27,13 +27,18 @@ DECOY_TITLES = [("Marketing", "Content Marketing Manager"), ("Engineering", "Sof
                 ("Sales", "Account Executive"), ("Customer Success", "Customer Success Manager")]
 
 
+def hire_handle(name: str) -> str:
+    """The handle a new hire gets: their name, lower-cased, with dots."""
+    return name.lower().replace(" ", ".")
+
+
 def _hire(name: str, title: str, dept_name: str):
     """A setup step: a person joins a department (the directory has no hiring service: seeded data)."""
     def run(session) -> None:
         dept = session.scalar(select(Department).where(Department.name == dept_name))
         team = session.scalars(select(Team).where(Team.department_id == dept.id).order_by(Team.id)).first()
         domain = session.scalar(select(Person.email).order_by(Person.id)).split("@")[1]
-        handle = name.lower().replace(" ", ".")
+        handle = hire_handle(name)
         session.add(Person(name=name, handle=handle, email=f"{handle}@{domain}", title=title,
                            department_id=dept.id, team_id=team.id if team else None, manager_id=dept.head_id,
                            location="Remote", timezone="UTC", role="member"))
@@ -50,15 +55,16 @@ class ShareBudgetNewHire(TaskTemplate):
         book = workbook_titled(session, "Department Budgets")
         owner = session.get(Person, book.owner_id)
         general = channel_named(session, "general")
-        hire, decoy = rng.sample(NEW_HIRES, 2)
+        taken = set(session.scalars(select(Person.name))) | set(session.scalars(select(Person.handle)))
+        hire, decoy = rng.sample([n for n in NEW_HIRES if n not in taken and hire_handle(n) not in taken], 2)
         title, (decoy_dept, decoy_title) = pick(rng, HIRE_TITLES), pick(rng, DECOY_TITLES)
         role = pick(rng, ["editor", "viewer"])
-        handle = hire.lower().replace(" ", ".")
+        handle = hire_handle(hire)
         return TaskInstance(
             self.id, instance, owner.id,
             f"Share your workbook \"{book.title}\" with the new Finance hire welcomed in #general today, as "
             f"{'an editor' if role == 'editor' else 'a viewer'}, and send them one direct message telling them that "
-            f"the \"{book.title}\" workbook is shared with them. Share nothing else.",
+            f"the \"{book.title}\" workbook is shared with them. Share nothing else and change nothing else.",
             [ToolCall("sheets_share_workbook", {"workbook": book.id, "person": f"@{handle}", "role": role}),
              ToolCall("chat_open_conversation", {"people": [f"@{handle}"]}),
              ToolCall("chat_post_message", {"channel": Ref(1, "id"),
@@ -73,7 +79,8 @@ class ShareBudgetNewHire(TaskTemplate):
         """The hire (the other new hire first among the look-alikes); the message names the workbook
         among the other workbooks' titles."""
         p = inst.params
-        hire, decoy = (start.scalar(select(Person).where(Person.name == p[k])) for k in ("hire", "decoy"))
+        hire, decoy = (start.scalar(select(Person).where(Person.handle == hire_handle(p[k])))
+                       for k in ("hire", "decoy"))
         shared = set(start.scalars(select(Share.person_id).where(Share.workbook_id == p["workbook"])))
         others = [f"@{q.handle}" for q in start.scalars(select(Person).order_by(Person.id))
                   if q.id not in shared | {hire.id, decoy.id, inst.actor_id}]
@@ -86,7 +93,7 @@ class ShareBudgetNewHire(TaskTemplate):
     def check(self, ctx, inst):
         p = inst.params
         claim = self.declare(ctx.start, inst).claims[0]
-        hire = ctx.start.scalar(select(Person).where(Person.name == p["hire"]))
+        hire = ctx.start.scalar(select(Person).where(Person.handle == hire_handle(p["hire"])))
         share = ctx.final.get(Share, (p["workbook"], hire.id))
         dm, allowed = allow_new_conversation(ctx, [hire, ctx.start.get(Person, ctx.actor_id)])
         sent = [r["text"] for r in added_messages(ctx, ctx.actor_id) if dm is not None and r["channel_id"] == dm.id]
@@ -137,7 +144,7 @@ class AssignOnCall(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"{ticket.key} (\"{ticket.summary}\") needs an owner: assign it to whoever the On-call Rota workbook "
-            f"says is on call for the {group.name} group this week.",
+            f"says is on call for the {group.name} group this week. Change nothing else.",
             [ToolCall("sheets_read_range", {"workbook": book.id, "range": "Rota!A1:Z40"}),
              ToolCall("tickets_assign_ticket", {"key": ticket.key, "assignee": f"@{person.handle}"})],
             {"ticket": ticket.id, "group": group.name})

@@ -16,10 +16,11 @@ from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from . import tickets_vocab as vocab
-from .common import added_messages, allow_posts, channel_named, find_message, member_ids, pick, top_level_messages
+from .common import added_messages, named, allow_posts, channel_named, find_message, member_ids, pick, top_level_messages
 from .registry import register
 from .tickets_common import (added_tickets, allow_comment, allow_new_ticket, allow_ticket, ending, group_named,
                              group_people, key_pool, next_key, posted_once, text_pool, ticket_by_key, ticket_target)
+
 
 def _group_for(owner: str) -> str:
     return owner if owner == "IT Support" else f"{owner} On-Call"
@@ -31,6 +32,9 @@ def _posts(channel_id: int, *messages: tuple[int, str]):
         for author_id, text in messages:
             chat.post_message(session, session.get(Person, author_id), channel_id, text)
     return run
+
+
+FILED = Candidate.text(*vocab.FILED)
 
 
 @register
@@ -53,9 +57,10 @@ class TriageReportedIncident(TaskTemplate):
         group = _group_for(owner)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{reporter.name} reported a problem in #it-help. Triage it: file one Incident in the IT project with a "
-            f"short summary, the impact and urgency it calls for, and the right assignment group, then reply once in "
-            f"the thread of their message with the new ticket's key. {vocab.RULES}",
+            f"{named(session, reporter)} reported a problem in #it-help. Triage it: file one Incident in the IT "
+            "project with a short summary, the impact and urgency it calls for, and the right assignment group, then "
+            "reply once in the thread of their message saying that you filed it, with the new ticket's key. Change "
+            f"nothing else. {vocab.RULES}",
             [ToolCall("tickets_create_ticket", {"project": "IT", "type": "Incident", "summary": text[:80],
                                                 "impact": impact, "urgency": urgency, "group": group}),
              ToolCall("chat_list_messages", {"channel": "it-help", "limit": 1}),
@@ -71,7 +76,8 @@ class TriageReportedIncident(TaskTemplate):
         key = next_key(start, "IT")
         return Declaration([Target("message", report.id, top_level_messages(start, p["channel"], [report.id]),
                                    {"channel": "it-help"})],
-                           [Claim(Candidate.text(key), key_pool(start, "IT", key), "text", "ticket key")])
+                           [Claim(Candidate.text(key), key_pool(start, "IT", key), "text", "ticket key"),
+                            Claim(FILED, [], "text", "filing")])
 
     def check(self, ctx, inst):
         p = inst.params
@@ -87,7 +93,8 @@ class TriageReportedIncident(TaskTemplate):
                 check(f"It is assigned to the {p['group']} group",
                       filed and ticket["group_id"] == group_named(ctx.start, p["group"]).id, "another group or none"),
                 *says(replies, Candidate.text(key), key_pool(ctx.start, "IT", key),
-                      f"Your reply in the report's thread gives the key {key}", "ticket key"),
+                      f"Your reply in the report's thread gives the key {key}", "ticket key", deniable=False),
+                *says(replies, FILED, [], "It says that you filed it", "filing", weight=1),
                 nothing_else_changed(ctx.diff, allow_new_ticket(ctx, "IT", "Incident")
                                      + allow_posts(ctx, p["channel"], report))]
 
@@ -125,7 +132,8 @@ class ResolveAnnouncedIncident(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"You fixed {key} (\"{summary}\"). Resolve it as Fixed, with the root cause as one internal work note, "
-            f"word for word: \"{cause}\" Then reply once in its #incidents thread that it is resolved, naming the key.",
+            f"word for word: \"{cause}\" Then reply once in its #incidents thread that it is resolved, naming the key. "
+            "Change nothing else.",
             [ToolCall("tickets_add_work_note", {"key": key, "body": cause}),
              ToolCall("tickets_transition_ticket", {"key": key, "transition": "Resolve", "resolution": "Fixed"}),
              ToolCall("chat_list_messages", {"channel": "incidents", "limit": 1}),
@@ -159,7 +167,7 @@ class ResolveAnnouncedIncident(TaskTemplate):
                 check("The root cause, word for word, is one internal work note",
                       posted_once(ctx, ticket.id, p["cause"], internal=True), "no such work note of yours"),
                 *says(replies, key.right, key.others, f"Your reply in the #incidents thread names {p['key']}",
-                      key.kind, weight=1),
+                      key.kind, weight=1, deniable=False),
                 *says(replies, state.right, state.others, "Your reply says it is resolved", state.kind, weight=1),
                 nothing_else_changed(ctx.diff, [allow_ticket(ticket.id, "resolved_at", values=ending(
                                                     ticket, status="Resolved", resolution="Fixed")),

@@ -41,7 +41,8 @@ class EscalateCaseToTicket(TaskTemplate):
             self.id, instance, owner.id,
             f"Your CRM case \"{case.subject}\" for {account.name} needs engineering. File one Bug in the ENG project "
             f"with the summary \"{summary}\", the account {account.name} and the label customer-escalation, then "
-            f"escalate the case in the CRM with the reason \"{reason}\" (word for word) and the new ticket's key.",
+            f"escalate the case in the CRM with the reason \"{reason}\" (word for word) and the new ticket's key. "
+            "Change nothing else.",
             [ToolCall("tickets_create_ticket", {"project": "ENG", "type": "Bug", "summary": summary,
                                                 "account": account.name, "labels": ["customer-escalation"],
                                                 "description": case.description}),
@@ -114,7 +115,7 @@ class LegalReviewForBiggestDeal(TaskTemplate):
             f"Legal should review the contract of your biggest open deal (by amount) {label}. File one Service "
             "Request in the LEGAL project with the summary \"Contract review: <account name>\", the account set, "
             f"the component Contracts, the priority {priority} and the due date {due}, then post once in #deals "
-            "(not in a thread) the ticket key and the account name.",
+            "(not in a thread) the ticket key and the account name. Change nothing else.",
             [ToolCall("crm_list_opportunities", {"owner": f"@{owner.handle}", "stage": "open", "sort": "amount",
                                                  "descending": True, "close_from": first.isoformat(),
                                                  "close_to": last.isoformat(), "limit": 1}),
@@ -159,7 +160,7 @@ class LegalReviewForBiggestDeal(TaskTemplate):
                       ticket and ticket["priority"] == p["priority"] and str(ticket["due_date"]) == p["due"],
                       f"found {ticket.get('priority')}, due {ticket.get('due_date')}"),
                 *says(posts, Candidate.text(key), key_pool(ctx.start, "LEGAL", key),
-                      f"Your #deals post gives the key {key}", "ticket key", weight=1),
+                      f"Your #deals post gives the key {key}", "ticket key", weight=1, deniable=False),
                 *says(posts, named.right, named.others, f"Your #deals post names {account.name}", named.kind, weight=1),
                 nothing_else_changed(ctx.diff, allow_new_ticket(ctx, "LEGAL", "Service Request",
                                                                 f"Contract review: {account.name}", account.id,

@@ -19,6 +19,11 @@ def _start(page, run) -> str:
     return page.get_by_test_id("home-instruction").inner_text()
 
 
+def _display_name(named: str) -> str:
+    """The display name of a person an instruction names ("Rachel Sutton (@rsutton)": Rachel Sutton)."""
+    return re.sub(r" \(@[^)]+\)$", "", named)
+
+
 def _open_channel(page, name: str) -> None:
     page.get_by_test_id("app-chat").click()
     page.locator(f'[data-testid="sidebar-link"][data-channel="{name}"]').click()
@@ -62,9 +67,10 @@ def test_fix_typo_through_the_ui(page, task_run, instance):
 def test_pin_shared_link_through_the_ui(page, task_run):
     run = task_run("chat.pin_shared_link", 2)
     instruction = _start(page, run)
-    channel, sharer, doc = re.search(r"in #(\S+) where (.+?) shared the link to the (.+)\.$", instruction).groups()
+    channel, sharer, doc = re.search(r"in #(\S+) where (.+?) shared the link to the (.+?), and change nothing",
+                                     instruction).groups()
     _open_channel(page, channel)
-    row = _message_by(page, sharer, f"the {doc}:")
+    row = _message_by(page, _display_name(sharer), f"the {doc}:")
     row.get_by_test_id("action-pin").click()
     assert _message(page, f"the {doc}:").get_by_test_id("message-pinned").is_visible()
     _assert_perfect(run)
@@ -74,6 +80,7 @@ def test_acknowledge_request_through_the_ui(page, task_run):
     run = task_run("chat.acknowledge_request", 1)
     instruction = _start(page, run)
     asker, channel, doc = re.search(r"^(.+?) asked you in #(\S+) to review the (.+?)\.", instruction).groups()
+    asker = _display_name(asker)
     _open_channel(page, channel)
     row = _message_by(page, asker, f"review the {doc}")
     day = re.search(r"\bby (\w+)\?", row.get_by_test_id("message-text").inner_text()).group(1)
@@ -90,7 +97,7 @@ def test_acknowledge_request_through_the_ui(page, task_run):
 def test_count_reactions_and_submit_the_answer_through_the_ui(page, task_run):
     run = task_run("chat.count_reactions", 3)
     instruction = _start(page, run)
-    ceo = re.search(r"reacted to (.+?)'s announcement", instruction).group(1)
+    ceo = _display_name(re.search(r"reacted to (.+?)'s announcement", instruction).group(1))
     _open_channel(page, "general")
     announcements = page.get_by_test_id("message").filter(
         has=page.get_by_test_id("message-author").filter(has_text=ceo)).filter(has=page.get_by_test_id("reactions"))

@@ -137,8 +137,9 @@ def test_add_a_forecast_metric_through_the_ui(page, task_run, instance):
 @pytest.mark.parametrize("instance", [0, 1])
 def test_share_a_workbook_through_the_ui(page, task_run, instance):
     run = task_run("sheets.share_workbook", instance)
-    title, person, verb = re.search(r'^Share your workbook "(.+)" with (.+) so that they can (view|edit) it\.$',
-                                    _start(page, run)).groups()
+    title, person, verb = re.search(r'^Share your workbook "(.+)" with (.+) so that they can (view|edit) it, and '
+                                    r'change nothing else\.$', _start(page, run)).groups()
+    person = re.sub(r"^.* \((@[^)]+)\)$", r"\1", person)  # a namesake is named with their @handle
     role = {"view": "viewer", "edit": "editor"}[verb]
     _open_workbook(page, title)
     page.get_by_test_id("sheets-nav-share").click()

@@ -30,10 +30,14 @@ def verdict(texts, right, others):
     ("Europe/London; Europe/Lisbon; Asia/Tokyo", (True, False)),
     ("It's not Europe/London.", (False, False)),                             # denied
     ("It isn't Europe/London", (False, False)),
+    ("Might be Europe/London, but I wouldn't bet on it", (False, False)),    # hedged
     ("Europe/London? not sure", (False, False)),                              # only asked
     ("Is it Europe/London? Yes, it's Europe/London.", (True, True)),
+    ("It's n\u200bot Europe/London.", (False, False)),                        # an invisible character
     ("No idea, sorry", (False, True)),
     ("europe/london", (True, True)),                                         # case folded
+    ("It's Europe/London - can't miss it!", (True, True)),                   # a negation of something else
+    ("It's Europe/London and I don't think that changed recently", (True, True)),
 ])
 def test_says_a_value_and_nothing_else(text, expected):
     assert verdict([text], LONDON, [LISBON]) == expected
@@ -48,7 +52,8 @@ def test_overlapping_names_resolve_to_the_longest():
 def test_people_are_stated_by_name_handle_or_email_as_whole_words():
     assert verdict(["@ada.lovelace can help"], ADA, [ADA2]) == (True, True)
     assert verdict(["@ada.lovelace could you take this one?"], ADA, [ADA2]) == (True, True)  # asks Ada
-    assert verdict(["Could Ada Lovelace take this one?"], ADA, [ADA2]) == (False, False)
+    assert verdict(["Could Ada Lovelace take this one?"], ADA, [ADA2]) == (True, True)  # names Ada too
+    assert verdict(["Is it Ada Lovelace?"], ADA, [ADA2]) == (False, False)  # only asks
     assert verdict(["ask ada@example.com"], ADA, [ADA2]) == (True, True)
     assert verdict(["ask @ada.lovelace and @ada.byron"], ADA, [ADA2]) == (True, False)
     assert stated("@ada.lovelacey", [ADA]) == {}  # another handle, not Ada's
@@ -70,10 +75,22 @@ def test_a_value_that_only_names_the_subject_is_not_denied_by_the_clause_around_
                                    deniable=False)] == [True, True]
 
 
-def test_a_denial_in_another_clause_does_not_count():
-    assert verdict(["Not a problem: IT-48 is resolved."], Candidate.text("IT-48"), []) == (True, True)
-    assert verdict(["IT-48 is not resolved"], Candidate.text("IT-48"), []) == (False, False)
-    assert verdict(["Resolved with no data loss: IT-48"], Candidate.text("IT-48"), []) == (True, True)
+@pytest.mark.parametrize("text, value, expected", [
+    ("Not a problem: IT-48 is resolved.", "IT-48", True),
+    ("Resolved with no data loss: IT-48", "IT-48", True),
+    ("IT-48 has been resolved and isn't affecting customers anymore.", "resolved", True),
+    ("Thanks! Filed as IT-48 so you don't need to open another ticket.", "IT-48", True),
+    ("This cannot be finished before ENG-37 is done.", "ENG-37", True),
+    ("Could someone please rotate the Grafana password?", "rotate", True),
+    ("Thank you for announcing the hackathon - can't wait!", "thank you", True),
+    ("IT-48 is not resolved", "IT-48", False),
+    ("IT-48 is NOT resolved yet", "resolved", False),
+    ("IT-48 is far from resolved", "resolved", False),
+    ("There is no need to rotate it", "rotate", False),
+    ("Update on IT-48: resolved? not sure yet", "resolved", False),
+])
+def test_only_a_negation_that_governs_the_value_denies_it(text, value, expected):
+    assert verdict([text], Candidate.text(value), []) == (expected, expected)
 
 
 @pytest.mark.parametrize("answer, value", [
@@ -101,3 +118,10 @@ def test_a_failed_guard_zeroes_the_score_and_guards_earn_nothing():
     assert score_checks(work + [guard("nothing else", False)]) == (False, 0.0)
     assert score_checks([check("did the work", True), guard("nothing else", True)]) == (True, 1.0)
     assert score_checks([check("did nothing", False), guard("nothing else", True)]) == (False, 0.0)
+
+
+def test_a_pattern_stands_for_a_pool_too_large_to_list():
+    right, others = Candidate.text("IT-48"), [Candidate.pattern_of("another IT key", r"it-\d+")]
+    assert verdict(["Filed as IT-48."], right, others) == (True, True)
+    assert verdict(["Filed as IT-48 (see also IT-12)"], right, others) == (True, False)
+    assert verdict(["Filed as IT-480"], right, others) == (False, False)  # a longer key is another one

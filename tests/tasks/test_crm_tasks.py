@@ -233,3 +233,63 @@ def test_reference_solutions_still_pass(task_episode):
     episode = task_episode("crm.escalate_case", 4)
     AGENTS["oracle"](episode)
     assert episode.grade().success is True
+
+
+def _win_by_way_of_closed_lost(session, actor, deal_id: int) -> None:
+    """The shortcut past the sales path: close the deal as lost, reopen it into Negotiation, win it."""
+    crm.move_stage(session, actor, deal_id, "Closed Lost", "Timing")
+    crm.reopen(session, actor, deal_id, "Negotiation")
+    crm.move_stage(session, actor, deal_id, "Closed Won")
+
+
+def test_winning_a_deal_by_way_of_closed_lost_and_a_reopen_fails(task_episode):
+    episode = _instance(task_episode, "crm.close_won_deal", lambda p: True)
+    p = episode.task.params
+    with episode.session() as s:
+        actor = episode.actor(s)
+        crm.update_opportunity(s, actor, p["deal"], close_date=p["signed"])
+        _win_by_way_of_closed_lost(s, actor, p["deal"])
+    result = episode.grade()
+    assert result.score == 0
+    assert _failed(result) == ["The deal went along the sales path to Closed Won, never closed as lost or reopened"]
+
+
+def test_winning_a_deal_along_the_sales_path_passes(task_episode):
+    episode = task_episode("crm.close_won_deal", 0)
+    p = episode.task.params
+    with episode.session() as s:
+        actor = episode.actor(s)
+        crm.update_opportunity(s, actor, p["deal"], close_date=p["signed"])
+        _win(s, actor, p["deal"])
+    assert episode.grade().success is True
+
+
+def test_winning_an_announced_deal_by_way_of_closed_lost_fails(task_episode):
+    episode = task_episode("x.close_won_announced_deal", 1)
+    p = episode.task.params
+    with episode.session() as s:
+        actor = episode.actor(s)
+        crm.update_opportunity(s, actor, p["deal"], amount=p["amount"] / 100)
+        _win_by_way_of_closed_lost(s, actor, p["deal"])
+        crm.log_activity(s, actor, "opportunity", p["deal"], "note", VERBAL_YES)
+    result = episode.grade()
+    assert result.score == 0
+    assert _failed(result) == ["The deal went along the sales path to Closed Won, never closed as lost or reopened"]
+
+
+def test_naming_only_the_owner_of_the_account_with_most_cases_fails(task_episode):
+    episode = task_episode("x.most_open_cases_owner_thread", 2)
+    p = episode.task.params
+    owner = episode.task.solution[-1].args["text"].rsplit("owned by ", 1)[1].rstrip(".")
+    with episode.session() as s:
+        question = s.scalar(select(Message).where(Message.channel_id == p["channel"], Message.text == p["text"]))
+        chat.post_message(s, episode.actor(s), p["channel"], f"That would be {owner}'s account.", question.id)
+    result = episode.grade()
+    assert result.success is False and result.score < 0.5
+
+
+@pytest.mark.parametrize("task_id", ["x.most_open_cases_owner_thread", "x.announce_biggest_deal"])
+def test_the_answer_varies_over_instances(store, task_id):
+    world = store.world("small", 0)
+    answers = [store.task_instance(world, task_id, k).solution[-1].args["text"] for k in range(24)]
+    assert max(answers.count(a) for a in answers) <= 24 // 5

@@ -15,11 +15,12 @@ from officegym.answers import submit_answer
 from officegym.apps.crm.models import Opportunity
 from officegym.apps.org.models import Person
 from officegym.apps.sheets import services as sheets
-from officegym.apps.sheets.models import Revision, Workbook
+from officegym.apps.sheets.formula.a1 import quote_sheet
+from officegym.apps.sheets.models import Cell, Revision, Workbook
 from officegym.apps.tickets import services as tickets
 from officegym.apps.tickets.models import Group, Ticket
 from officegym.runner import AGENTS
-from officegym.tasks.sheets import sheet_named, values
+from officegym.tasks.sheets import first_sheet, sheet_named, values
 from officegym.tasks.x_sheets_people import on_call_this_week
 
 
@@ -226,3 +227,39 @@ def test_a_hedged_or_double_answer_fails(task_episode, answer):
     with episode.session() as s:
         submit_answer(s, episode.actor(s), answer.format(v=f"{right:.2f}", w=f"{right + 1000:.2f}"))
     assert episode.grade().score == 0
+
+
+@pytest.mark.parametrize("instance", [0, 1, 2])
+def test_rewriting_every_department_total_without_finding_the_broken_one_fails(task_episode, instance):
+    episode = task_episode("sheets.fix_broken_total", instance)
+    with episode.session() as s:
+        total = next(r for (r, c), v in values(s, sheet_named(s, episode.task.params["workbook"], "Budget").id).items()
+                     if c == 0 and v == "Total")
+    write(episode, [{"cell": f"Budget!I{r + 1}", "value": f"=SUM(E{r + 1}:H{r + 1})"} for r in range(1, total)])
+    result = episode.grade()
+    assert result.score == 0 and any(r.startswith("No cell outside") for r in failed(result))
+
+
+@pytest.mark.parametrize("instance", [0, 1, 2])
+def test_the_other_totals_are_written_in_several_forms_of_the_same_sum(task_episode, instance):
+    episode = task_episode("sheets.fix_broken_total", instance)
+    p = episode.task.params
+    with episode.session() as s:
+        sheet = sheet_named(s, p["workbook"], "Budget")
+        raws = {c.row: c.raw for c in s.scalars(select(Cell).where(Cell.sheet_id == sheet.id, Cell.col == 8))}
+    others = {raw.replace(str(r + 1), "{r}") for r, raw in raws.items() if 0 < r != p["row"] and raw.startswith("=")}
+    assert len(others) >= 2 and raws[p["row"]] == p["broken"]
+
+
+def test_a_category_total_typed_as_a_constant_fails(task_episode):
+    episode = solved(task_episode, "sheets.add_expense_row", 0)
+    p = episode.task.params
+    with episode.session() as s:
+        sheet = first_sheet(s, p["workbook"])
+        shown = values(s, sheet.id)
+        untouched = next(r for (r, c), v in sorted(shown.items()) if c == 5 and r > 0 and isinstance(v, str)
+                         and v != p["category"])
+        cell = f"{quote_sheet(sheet.name)}!G{untouched + 1}"
+    write(episode, [{"cell": cell, "value": f"={shown[(untouched, 6)]}"}])
+    result = episode.grade()
+    assert failed(result) == ["The Total and every category total are formulas that follow their inputs"]

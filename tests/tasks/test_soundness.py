@@ -2,13 +2,14 @@
 in-process MCP client scores 1.0; doing nothing scores exactly 0; posting the instruction
 everywhere and every adversarial agent (officegym.adversaries) fail with a score below 0.5; the
 near misses (the task done on a look-alike, another candidate stated, one row too many) fail
-wherever the task allows them; and every template declares what its task is about."""
+wherever the task allows them; no grader crashes when what its task is about was deleted or
+renamed; and every template declares what its task is about."""
 
 from __future__ import annotations
 
 import pytest
 
-from officegym.adversaries import ADVERSARIES, NEAR_MISSES, NotApplicable
+from officegym.adversaries import ADVERSARIES, NEAR_MISSES, WRECKERS, NotApplicable
 from officegym.adversary_moves import KINDS
 from officegym.agents import declaration
 from officegym.runner import AGENTS
@@ -29,6 +30,14 @@ def play(store, agent: str, task_id: str, instance: int):
         return episode.grade()
     finally:
         store.delete(episode.id)
+
+
+def play_if_it_applies(store, agent: str, task_id: str, instance: int):
+    """The grade after `agent` played, or None when the agent does not apply to the task."""
+    try:
+        return play(store, agent, task_id, instance)
+    except NotApplicable:
+        return None
 
 
 @pytest.mark.parametrize("task_id,instance", CASES, ids=IDS)
@@ -56,18 +65,19 @@ def test_cheats_fail(store, task_id, instance, agent):
 def test_near_misses_fail(store, template):
     applied = []
     for agent in NEAR_MISSES:
-        episode = store.create(template.id, 0, scale="small", seed=0)
-        try:
-            try:
-                AGENTS[agent](episode)
-            except NotApplicable:
-                continue
-            result = episode.grade()
-        finally:
-            store.delete(episode.id)
+        result = play_if_it_applies(store, agent, template.id, 0)
+        if result is None:
+            continue
         applied.append(agent)
         assert result.status == "failed" and result.score < 0.5, (agent, result.to_dict())
     assert applied, f"{template.id}: no near miss applies (declare targets with look-alikes or claims with a pool)"
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+def test_a_grader_never_crashes_when_what_the_task_is_about_is_deleted_or_renamed(store, template):
+    for agent in WRECKERS:
+        result = play_if_it_applies(store, agent, template.id, 1)
+        assert result is None or result.status in ("passed", "failed"), result.to_dict()
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
@@ -83,3 +93,17 @@ def test_every_template_declares_its_targets_and_claims(store, template):
         assert target.kind not in ("cell",) or "workbook" in target.where
     for claim in declared.claims:
         assert claim.right not in claim.others and claim.field
+
+
+ANSWER_TEMPLATES = [t for t in TEMPLATES if t.answered]
+DRAWS = 24
+
+
+@pytest.mark.parametrize("template", ANSWER_TEMPLATES, ids=[t.id for t in ANSWER_TEMPLATES])
+def test_no_answer_comes_up_in_more_than_a_fifth_of_the_instances(store, template):
+    """A blind guess must not pay: over 24 instances, the commonest right answer is drawn at most
+    a fifth of the time, and a count is never 0 (what an agent that found nothing would say)."""
+    world = store.world("small", 0)
+    answers = [store.task_instance(world, template.id, k).solution[-1].args["answer"] for k in range(DRAWS)]
+    assert max(answers.count(a) for a in answers) <= DRAWS // 5, sorted(answers)
+    assert "0" not in answers
