@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from . import base
 
-WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support", "tickets", "tickets_work", "sheets",
-                   "sheets_more")
+WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support", "tickets", "tickets_work",
+                   "tickets_knowledge", "sheets", "sheets_more")
 _catalog: list[Tool] | None = None
 _lock = threading.Lock()
 

@@ -20,6 +20,7 @@ from .crm import build_crm
 from .org import build_org
 from .sheets import build_sheets
 from .tickets import build_tickets
+from .tickets_handbook import build_handbook
 
 # The company's "now": a Monday morning. Seeded history ends the Friday before, so "today" in a
 # task only ever means what the task itself set up.
@@ -105,6 +106,7 @@ def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 
     crm = build_crm(session, spec, seed, org)  # before chat, so that chat talks about real deals
     report("tickets: projects, queues and tickets", 0.15)
     tickets = build_tickets(session, spec, seed, org, crm)  # before chat, which discusses the incidents
+    build_handbook(session, seed, org, tickets)  # the knowledge base, which names the projects and groups
     report("sheets: workbooks", 0.25)
     build_sheets(session, spec, seed, org, crm, tickets,  # returns the workbooks (Sheets), for chat to cite later
                  progress=within(report, 0.25, 0.45))

@@ -1,5 +1,6 @@
 """Tickets tables: projects, components, assignment groups, tickets with labels, components,
-comments and work notes, watchers and links, sprints, and the field history of every ticket.
+comments and work notes, watchers and links, sprints, the field history of every ticket, and the
+knowledge base (the company handbook: articles and their versions).
 
 Statuses, transitions and SLA targets are rules, not data: they live in workflow.py and sla.py.
 """
@@ -23,6 +24,7 @@ PRIORITIES = ("Highest", "High", "Medium", "Low", "Lowest")
 PRIORITY_RANK = {name: 5 - k for k, name in enumerate(PRIORITIES)}
 LEVELS = ("High", "Medium", "Low")  # impact and urgency of incidents
 SPRINT_STATES = ("future", "active", "closed")
+KB_CATEGORIES = ("Sales", "Customer Support", "IT", "Security", "People", "Finance", "Engineering", "Operations")
 
 
 class Project(Base):
@@ -212,3 +214,38 @@ class HistoryEntry(Base):
 # Link kinds: how the link reads from its source and from its target.
 LINK_KINDS = {"blocks": ("blocks", "is blocked by"), "duplicates": ("duplicates", "is duplicated by"),
               "relates": ("relates to", "relates to"), "caused_by": ("is caused by", "causes")}
+
+
+class Article(Base):
+    """A knowledge base article (a policy or a runbook of the company handbook), numbered like
+    KB0010001. Its title, category and body are those of its newest version."""
+
+    __tablename__ = "tickets_article"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[str] = mapped_column(String(12), unique=True)
+    title: Mapped[str] = mapped_column(String(120), unique=True)
+    category: Mapped[str] = mapped_column(String(30), index=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
+    body: Mapped[str] = mapped_column(Text)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    def __repr__(self) -> str:
+        return f"<Article {self.number}>"
+
+
+class ArticleVersion(Base):
+    """One version of an article as it was written: who wrote it, when, and why."""
+
+    __tablename__ = "tickets_article_version"
+    __table_args__ = (UniqueConstraint("article_id", "version"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    article_id: Mapped[int] = mapped_column(ForeignKey("tickets_article.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    title: Mapped[str] = mapped_column(String(120))
+    category: Mapped[str] = mapped_column(String(30))
+    body: Mapped[str] = mapped_column(Text)
+    author_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    note: Mapped[str] = mapped_column(String(200), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime)

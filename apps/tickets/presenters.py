@@ -18,16 +18,16 @@ from officegym.apps.org.models import Department, Person, Team
 from officegym.apps.org.schemas import page_out, people_briefs, when
 
 from . import lookups, services, workflow
-from .models import (SERVICE_TYPES, SOFTWARE_TYPES, Comment, Component, Group, GroupMember, HistoryEntry, Project,
-                     Sprint, Ticket, TicketLabel, Watcher)
-from .schemas import (BoardOut, ColumnOut, CommentOut, ComponentOut, GroupDetailOut, GroupOut, HistoryEntryOut,
+from .models import (SERVICE_TYPES, SOFTWARE_TYPES, Article, Comment, Component, Group, GroupMember, HistoryEntry,
+                     Project, Sprint, Ticket, TicketLabel, Watcher)
+from .schemas import (ArticleDetailOut, ArticleOut, ArticleVersionOut, BoardOut, ColumnOut, CommentOut, ComponentOut, GroupDetailOut, GroupOut, HistoryEntryOut,
                       LinkOut, LinksOut, PersonBrief, ProjectDetailOut, ProjectOut, Ref, SlaOut, SprintOut,
                       TicketBrief, TicketDetailOut, TicketOut, TransitionOut, WatchersOut)
 from .sla import sla_clocks
 
 __all__ = ["page_out", "people_out", "projects_out", "components_out", "project_detail_out", "groups_out",
            "group_detail_out", "tickets_out", "ticket_detail_out", "links_out", "comments_out", "watchers_out",
-           "history_out", "sprints_out", "board_out"]
+           "history_out", "sprints_out", "board_out", "articles_out", "article_detail_out"]
 
 
 def _names(session: Session, model, ids) -> dict[int, str]:
@@ -205,3 +205,23 @@ def board_out(session: Session, board: services.Board) -> BoardOut:
     return BoardOut(project=board.project.key, sprint=sprints_out(session, [board.sprint])[0] if board.sprint else None,
                     columns=[ColumnOut(status=c.status, total=c.total, tickets=[next(cards) for _ in c.tickets])
                              for c in board.columns], offset=board.offset, next_offset=board.next_offset)
+
+
+def articles_out(session: Session, articles: Sequence[Article]) -> list[ArticleOut]:
+    """Knowledge base articles with their owners (no bodies)."""
+    owners = people_briefs(session, {a.owner_id for a in articles})
+    return [ArticleOut(number=a.number, title=a.title, category=a.category, owner=owners[a.owner_id],
+                       version=a.version, updated_at=when(a.updated_at)) for a in articles]
+
+
+def article_detail_out(session: Session, actor: Person, article: Article, version: int | None = None
+                       ) -> ArticleDetailOut:
+    """An article with the body of one version (the newest by default) and its whole history."""
+    history = services.list_article_versions(session, actor, article.id)
+    shown = services.get_article_version(session, actor, article.id, version) if version is not None else history[0]
+    authors = people_briefs(session, {v.author_id for v in history})
+    fields = {**articles_out(session, [article])[0].model_dump(), "title": shown.title, "category": shown.category}
+    return ArticleDetailOut(**fields, shown_version=shown.version, body=shown.body, created_at=when(article.created_at),
+                            versions=[ArticleVersionOut(version=v.version, author=authors[v.author_id], note=v.note,
+                                                        created_at=when(v.created_at)) for v in history])
+

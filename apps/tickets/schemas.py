@@ -215,12 +215,43 @@ class BoardOut(BaseModel):
         "to its end"))
 
 
+class ArticleOut(BaseModel):
+    """A knowledge base article (a policy or runbook of the company handbook), without its body."""
+
+    number: str = Field(description="Such as KB0010001; names the article in tickets_get_article")
+    title: str
+    category: str
+    owner: PersonBrief = Field(description="Keeps it current; only they or an admin change it")
+    version: int = Field(description="Its newest version (the one shown)")
+    updated_at: str
+
+
+class ArticleVersionOut(BaseModel):
+    """One version of an article: who wrote it, when and why."""
+
+    version: int
+    author: PersonBrief
+    note: str
+    created_at: str
+
+
+class ArticleDetailOut(ArticleOut):
+    """An article with its title, category and body as of one version (the newest unless another
+    was asked for) and its whole history."""
+
+    shown_version: int = Field(description="The version whose title, category and body these are")
+    body: str
+    created_at: str
+    versions: list[ArticleVersionOut] = Field(description="Every version, newest first")
+
+
 ProjectPage = page_model("ProjectPage", ProjectOut, "projects", __name__)
 GroupPage = page_model("GroupPage", GroupOut, "assignment groups", __name__)
 TicketPage = page_model("TicketPage", TicketOut, "tickets", __name__)
 CommentPage = page_model("CommentPage", CommentOut, "comments, oldest first", __name__)
 HistoryPage = page_model("HistoryPage", HistoryEntryOut, "field changes, oldest first", __name__)
 SprintPage = page_model("SprintPage", SprintOut, "sprints", __name__)
+ArticlePage = page_model("ArticlePage", ArticleOut, "knowledge base articles", __name__)
 
 
 def __getattr__(name: str):

@@ -13,6 +13,7 @@ raises an OfficeError on refusal:
 - conversation.py  comments, work notes, watchers, links
 - sprints.py       sprints and boards
 - query.py         the query language; search.py runs it, with history and SLA reads
+- knowledge.py     the knowledge base: the handbook's articles and their versions
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .access import can_see_notes, is_agent, is_worker
 from .conversation import (add_comment, add_work_note, link_tickets, links_of, list_comments, list_watchers,
                            unlink_tickets, unwatch_ticket, watch_ticket)
 from .flow import available_transitions, blocked_work, blockers, transition_ticket
+from .knowledge import (create_article, get_article, get_article_version, list_article_versions, search_articles,
+                        update_article)
 from .projects import (create_component, create_project, get_group, get_project, group_members, list_components,
                        list_groups, list_projects, open_counts, update_project)
 from .search import get_history, get_sla, search_tickets
@@ -40,4 +43,6 @@ __all__ = [
     "list_sprints", "active_sprint", "create_sprint", "start_sprint", "complete_sprint", "set_sprint",
     "BOARD_CARDS", "Board", "get_board",
     "search_tickets", "get_history", "get_sla",
+    "search_articles", "get_article", "list_article_versions", "get_article_version", "create_article",
+    "update_article",
 ]

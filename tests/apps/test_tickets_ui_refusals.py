@@ -8,7 +8,7 @@ from sqlalchemy import select
 from ui_helpers import assert_refused, text_of
 
 from officegym.apps.org.models import Department, Person
-from officegym.apps.tickets.models import GroupMember, Project, Sprint, Ticket, Watcher
+from officegym.apps.tickets.models import Article, GroupMember, Project, Sprint, Ticket, Watcher
 
 # (what, path, form, status, message part). {story}/{incident}/{done} are filled from the world.
 REFUSALS = [
@@ -54,6 +54,10 @@ REFUSALS = [
      "ENG has no sprint 'Sprint 404'"),
     ("sprints on a service desk", "/tickets/projects/IT/sprints", {"action": "create", "name": "S1"}, 400,
      "service desk"),
+    ("article without a title", "/tickets/kb/new", {"title": " ", "category": "IT", "body": "x"}, 400,
+     "Title is required"),
+    ("article of an unknown category", "/tickets/kb/{article}/edit", {"title": "x", "category": "Gossip", "body": "x"},
+     400, "Category must be one of"),
 ]
 
 
@@ -70,6 +74,8 @@ FORBIDDEN = [
      "Only the lead of ENG"),
     ("comment on a private request", "/tickets/{hidden}/comment", {"body": "hi"}, 404, "that you can see"),
     ("watch a private request", "/tickets/{hidden}/watch", {}, 404, "that you can see"),
+    ("someone else's article", "/tickets/kb/{article}/edit", {"title": "Mine now", "category": "IT", "body": "x"}, 403,
+     "or a workspace admin changes it"),
 ]
 
 
@@ -100,7 +106,9 @@ def names(browser) -> dict:
                        Ticket.id.not_in(select(Watcher.ticket_id).where(Watcher.person_id == plain.id)))
     return {"story": story.key, "incident": incident.key, "done": done_key, "outsider": outsider.handle,
             "watched": watched.key, "closed_sprint": sprints["closed"], "future_sprint": sprints["future"],
-            "plain": plain.handle, "owner": me.handle, "hidden": hidden.key}
+            "plain": plain.handle, "owner": me.handle, "hidden": hidden.key,
+            "article": db.scalars(select(Article.number).where(Article.owner_id != plain.id)
+                                  .order_by(Article.id)).first()}
 
 
 @pytest.mark.parametrize("what,path,form,status,message", REFUSALS, ids=[r[0] for r in REFUSALS])
@@ -127,6 +135,8 @@ def _endpoint_of(path: str) -> str:
         return "tickets.create_ticket"
     if tail.startswith("/projects/"):
         return "tickets.sprint_action"
+    if tail.startswith("/kb/"):
+        return "tickets.kb_create" if tail == "/kb/new" else "tickets.kb_update"
     action = tail.rsplit("/", 1)[1]
     return {"edit": "tickets.update_ticket", "assign": "tickets.assign", "transition": "tickets.transition",
             "comment": "tickets.comment", "links": "tickets.link", "watch": "tickets.watch",

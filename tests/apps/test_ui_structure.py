@@ -20,7 +20,8 @@ PAGES = ["/", "/act-as", "/org/", "/org/departments", "/org/people/{handle}", "/
          "/crm/cases/1", "/crm/opportunity/1/edit", "/crm/reports/pipeline", "/crm/search?q=a",
          "/tickets/", "/tickets/projects/ENG/board", "/tickets/projects/IT/board", "/tickets/search?q=project%20%3D%20IT",
          "/tickets/IT-1", "/tickets/ENG-1", "/tickets/IT-1/edit", "/tickets/ENG-1/edit", "/tickets/create?project=IT",
-         "/tickets/create?project=ENG"]
+         "/tickets/create?project=ENG", "/tickets/kb", "/tickets/kb?q=policy&category=IT", "/tickets/kb/new",
+         "/tickets/kb/KB0010001", "/tickets/kb/KB0010001/edit"]
 FIELDS = ("input", "textarea", "select")
 
 

@@ -145,6 +145,16 @@ CASES = [
     case("tickets_set_sprint", "missing-sprint", {"key": STORY}, "sprint: field required"),
     case("tickets_get_history", "unknown-key", {"key": "ZZZ-1"}, "No ticket ZZZ-1"),
     case("tickets_get_history", "limit-too-big", {"key": REQ, "limit": 1000}, "less than or equal to 200"),
+    case("tickets_search_articles", "too-many-words", {"query": "a b c d e f g h i"}, "at most 8 words"),
+    case("tickets_search_articles", "bad-category", {"category": "Gossip"}, "Category must be one of"),
+    case("tickets_get_article", "unknown", {"article": "KB9999999"}, "No article 'KB9999999'"),
+    case("tickets_get_article", "bool", {"article": True}, "not true/false"),
+    case("tickets_create_article", "bad-category", {"title": "Zz Rule", "category": "Gossip", "body": "x"},
+         "Category must be one of"),
+    case("tickets_create_article", "empty-title", {"title": " ", "category": "IT", "body": "x"}, "Title is required"),
+    case("tickets_create_article", "body-too-long", {"title": "Zz Rule", "category": "IT", "body": "b" * 20001},
+         "at most 20000 characters"),
+    case("tickets_update_article", "unknown", {"article": "KB9999999", "body": "x"}, "No article 'KB9999999'"),
 ]
 
 

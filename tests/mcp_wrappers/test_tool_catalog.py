@@ -41,7 +41,9 @@ HELPERS = {
                    "quarter_bounds", "scope_of"},
     # Reads that tickets_get_project (components), tickets_get_group (members) and tickets_get_ticket
     # (transitions, watchers, SLA clocks) show as parts of one record.
-    tickets_services: {"list_components", "group_members", "available_transitions", "list_watchers", "get_sla"},
+    # ... and tickets_get_article an article's versions and, given a version, that version.
+    tickets_services: {"list_components", "group_members", "available_transitions", "list_watchers", "get_sla",
+                       "list_article_versions", "get_article_version"},
     # sheets_get_workbook shows a workbook's role, sheets, shares and named ranges as parts of one record;
     # sheets_export_xlsx returns the file as base64 (export_xlsx gives the raw bytes to the UI's download).
     sheets_services: {"my_role", "list_sheets", "list_shares", "list_named_ranges", "export_xlsx"},
@@ -160,7 +162,8 @@ def tickets_reads(agent) -> dict:
         "tickets_search_tickets": {"query": "project = ZR"}, "tickets_list_sprints": {"project": "ZR"},
         "tickets_get_board": {"project": "ZR", "sprint": "ZR Sprint 1"}, "tickets_get_ticket": {"key": key},
         "tickets_list_comments": {"key": key}, "tickets_get_history": {"key": key},
-        "tickets_get_group": {"group": "zz reads crew"},
+        "tickets_get_group": {"group": "zz reads crew"}, "tickets_search_articles": {"query": "incident"},
+        "tickets_get_article": {"article": "KB0010001", "version": 1},
     }
 
 
