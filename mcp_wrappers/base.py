@@ -21,7 +21,7 @@ from pydantic import BeforeValidator, Field, StringConstraints
 
 from officegym.apps.org.services import MAX_ID
 from officegym.errors import OfficeError
-from officegym.pagination import Page, check_window
+from officegym.pagination import Page, window
 
 T = TypeVar("T")
 
@@ -68,8 +68,7 @@ def episode_call(ctx: Context) -> Iterator[tuple[Any, Any]]:
 
 def page_of(items: Sequence[T], offset: int, limit: int) -> Page[T]:
     """One window of a complete list that a service returned (short lists such as teams or pins)."""
-    check_window(offset, limit)
-    return Page(list(items[offset:offset + limit]), len(items), offset, limit)
+    return window(items, offset, limit)
 
 
 def _no_bool(value: Any) -> Any:

@@ -43,6 +43,13 @@ def check_window(offset: int, limit: int) -> None:
         raise Invalid(f"limit must be between 1 and {MAX_LIMIT}, got {limit!r}.")
 
 
+def window(items: Sequence[T], offset: int, limit: int) -> Page[T]:
+    """One window of a complete list that a service returned whole (short lists such as teams,
+    pins or the knowledge base's articles)."""
+    check_window(offset, limit)
+    return Page(list(items[offset:offset + limit]), len(items), offset, limit)
+
+
 def count_bound(offset: int, limit: int) -> int:
     """How far a bounded count goes for the page at `offset`: the first multiple of COUNT_STEP
     beyond the page, so a page always knows whether another follows it."""

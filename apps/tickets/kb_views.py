@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import render_template, url_for
 
 from officegym.errors import OfficeError
-from officegym.pagination import Page, check_window
+from officegym.pagination import window
 from officegym.web import arg_int, see_other, ui
 
 from . import presenters, services
@@ -21,12 +21,6 @@ from .views import arg, bp, flash_info, form
 PAGE = 25
 FIELDS = ("title", "category", "body", "note", "owner")
 LIMITS = {"title": TITLE, "note": NOTE}
-
-
-def window(items: list, offset: int, limit: int = PAGE) -> Page:
-    """One page of the complete list a search returned (the knowledge base is a short list)."""
-    check_window(offset, limit)
-    return Page(items[offset:offset + limit], len(items), offset, limit)
 
 
 def typed() -> dict[str, str]:
@@ -43,7 +37,7 @@ def kb_list():
     words, category = arg("q"), arg("category")
     with ui() as (db, actor):
         try:
-            page = window(services.search_articles(db, actor, words, category or None), arg_int("offset", 0))
+            page = window(services.search_articles(db, actor, words, category or None), arg_int("offset", 0), PAGE)
             rows, error = presenters.articles_out(db, page.items), None
         except OfficeError as refused:
             page, rows, error = None, [], refused.message

@@ -75,9 +75,12 @@ def test_near_misses_fail(store, template):
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_a_grader_never_crashes_when_what_the_task_is_about_is_deleted_or_renamed(store, template):
-    for agent in WRECKERS:
-        result = play_if_it_applies(store, agent, template.id, 1)
-        assert result is None or result.status in ("passed", "failed"), result.to_dict()
+    played = [(agent, play_if_it_applies(store, agent, template.id, 1)) for agent in WRECKERS]
+    played = [(agent, result) for agent, result in played if result is not None]
+    if not played:  # e.g. a chat task about others' messages: the actor can neither delete nor rename them
+        pytest.skip("the actor can delete or rename nothing the task is about")
+    for agent, result in played:
+        assert result.status in ("passed", "failed"), (agent, result.to_dict())
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
