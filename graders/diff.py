@@ -5,6 +5,8 @@ Rows are matched by primary key; bookkeeping (the journal, the clock, answers, a
 comparison runs inside the database engine against the attached start file, over the rows the
 episode's change log names (`officegym.change_log`), or with `EXCEPT` over whole tables in a file
 without a log; on PostgreSQL the rows its own change log names are compared with the start file.
+Rows that only colleagues changed (their replies and decisions, see `officegym.colleagues`) are
+left out: they never count against the agent.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.engine import Engine
 
 from officegym.change_log import IGNORED_TABLES, LOG_TABLE
+from officegym.colleagues.models import ColleagueWrite
 from officegym.db import Base
 from officegym.registry import import_models
 _SQLITE = sqlite_dialect()
+WRITES_TABLE = ColleagueWrite.__tablename__
 
 
 @dataclass
@@ -111,10 +115,27 @@ def _logged_keys(conn: sqlite3.Connection) -> dict[str, set[tuple]] | None:
     """The keys of the rows the change log names, per table; None when the file has no log."""
     if not conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", (LOG_TABLE,)).fetchone():
         return None
+    windows = []
+    if conn.execute("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?", (WRITES_TABLE,)).fetchone():
+        windows = conn.execute(f"SELECT first_seq, last_seq FROM main.{WRITES_TABLE}").fetchall()
+    rows = conn.execute(f"SELECT seq, tbl, pk FROM main.{LOG_TABLE}")
+    return agents_keys(((seq, name, tuple(json.loads(key))) for seq, name, key in rows), windows)
+
+
+def agents_keys(entries, windows: list[tuple[int, int]]) -> dict[str, set[tuple]]:
+    """The keys of the rows the change log names, per table, without the rows that only colleagues
+    changed: `entries` are (seq, table, key), `windows` the (first, last) seqs of colleagues' writes."""
+    def colleagues(seq: int) -> bool:
+        return any(first <= seq <= last for first, last in windows)
+
     logged: dict[str, set[tuple]] = {}
-    for name, key in conn.execute(f"SELECT tbl, pk FROM main.{LOG_TABLE}"):
-        logged.setdefault(name, set()).add(tuple(json.loads(key)))
-    return logged
+    theirs: dict[str, set[tuple]] = {}
+    for seq, name, key in entries:
+        (theirs if colleagues(seq) else logged).setdefault(name, set()).add(key)
+    for name, keys in theirs.items():  # a row the agent changed too stays: graders judge it whole
+        if name in logged:
+            keys -= logged[name]
+    return {name: keys for name, keys in logged.items() if keys}
 
 
 def _diff_logged_rows(conn: sqlite3.Connection, table: Table, keys: list[tuple]) -> TableDiff:
@@ -178,9 +199,9 @@ def diff_logged(start_path: Path, final: Engine) -> Diff:
     log names. Final values are put in SQLite's stored form, so both backends give the same diff."""
     import_models()
     with final.connect() as conn:
-        logged: dict[str, set[tuple]] = {}
-        for name, key in conn.execute(text("SELECT tbl, pk FROM og_change ORDER BY seq")):
-            logged.setdefault(name, set()).add(tuple(key))
+        windows = [tuple(w) for w in conn.execute(text(f"SELECT first_seq, last_seq FROM {WRITES_TABLE}"))]
+        logged = agents_keys(((seq, name, tuple(key)) for seq, name, key in
+                              conn.execute(text("SELECT seq, tbl, pk FROM og_change ORDER BY seq"))), windows)
         start = sqlite3.connect(f"file:{start_path}?mode=ro", uri=True)
         try:
             tables = {}

@@ -39,7 +39,7 @@ class Answer(Base):
 # Tables no grader counts as a change made by the agent: histories, and totals kept by triggers
 # (they change with the rows graders already compare).
 BOOKKEEPING_TABLES = {"og_meta", "og_journal", "crm_field_history", "tickets_history", "sheets_revision",
-                      "crm_pipeline_total"}
+                      "crm_pipeline_total", "og_colleague_note", "og_colleague_write"}
 
 
 def sqlite_engine(path: str, readonly: bool = False) -> Engine:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym import change_log
+from officegym import change_log, colleagues
 from officegym.apps.org.models import Person
 from officegym.backends import EpisodeDatabase, backend_for
 from officegym.config import Settings, load_settings
@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from officegym.tasks.base import TaskInstance
 
 
+AGENT_SURFACES = ("ui", "mcp")
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
 
@@ -69,9 +70,14 @@ class Episode:
         """The task's id, or None for the free episode."""
         return self.task.task_id if self.task else None
 
-    def session(self, surface: str = "api"):
-        """A transaction on this episode's database (commit on success, rollback on error)."""
-        return transaction(self._factory, surface)
+    @contextmanager
+    def session(self, surface: str = "api") -> Iterator[Session]:
+        """A transaction on this episode's database (commit on success, rollback on error). On the
+        agent's surfaces (ui, mcp) colleagues answer the messages that reach them."""
+        with transaction(self._factory, surface) as session:
+            if surface in AGENT_SURFACES:
+                colleagues.enable(session)
+            yield session
 
     def actor(self, session: Session, actor_id: int | None = None) -> Person:
         """The acting person, loaded in `session`."""

@@ -15,7 +15,7 @@ from officegym import clock
 from officegym.db import Base
 
 F = TypeVar("F", bound=Callable[..., Any])
-SURFACES = ("ui", "mcp", "api", "setup")
+SURFACES = ("ui", "mcp", "api", "setup", "colleague")
 
 
 class JournalEntry(Base):
@@ -24,7 +24,7 @@ class JournalEntry(Base):
     __tablename__ = "og_journal"
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     actor_id: Mapped[int | None] = mapped_column(Integer)
-    surface: Mapped[str] = mapped_column(String(8))
+    surface: Mapped[str] = mapped_column(String(12))
     action: Mapped[str] = mapped_column(String(64), index=True)
     args: Mapped[dict] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime)

@@ -12,3 +12,4 @@ def import_models() -> None:
     for app in APPS:
         importlib.import_module(f"officegym.apps.{app}.models")
     importlib.import_module("officegym.journal")
+    importlib.import_module("officegym.colleagues.models")

@@ -65,6 +65,15 @@ class ToolCall:
 
 
 Setup = Callable[[Session], None]
+KINDS = ("task", "workflow", "refusal")
+# What each difficulty means, by horizon (tool calls of the reference trajectory) and apps touched.
+DIFFICULTIES = {1: "one app, a single lookup or write (1-2 calls)",
+                2: "one or two apps, a few lookups then a write (2-5 calls)",
+                3: "two or three apps, or a rule to respect; the values are found, not given (4-12 calls)",
+                4: "a workflow over three apps or more, with a handbook rule the instruction does not state "
+                   "(15-30 calls)",
+                5: "a long workflow over three apps or more: handbook rules, a colleague to ask or to wait on, "
+                   "several records to reconcile (25 calls or more)"}
 SETUP_LEAD = timedelta(minutes=75)  # a setup writes from this long before the company's "now"
 
 
@@ -159,10 +168,13 @@ class TaskTemplate:
 
     id: ClassVar[str]
     apps: ClassVar[tuple[str, ...]]
-    difficulty: ClassVar[int]
+    difficulty: ClassVar[int]  # 1-5, see DIFFICULTIES
     split: ClassVar[str] = "train"
     summary: ClassVar[str] = ""
     answered: ClassVar[bool] = False  # a question the agent answers with submit_answer
+    kind: ClassVar[str] = "task"  # one of KINDS: a task, a workflow (a goal to find out and carry out), a refusal
+    rules: ClassVar[tuple[str, ...]] = ()  # titles of the handbook articles the task needs and does not state
+    scale: ClassVar[str] = "small"  # the world it is drawn on unless a run names another
 
     def sample(self, session: Session, rng: random.Random, instance: int) -> TaskInstance:
         """Draw instance number `instance`."""

@@ -13,7 +13,7 @@ _TASKS: dict[str, TaskTemplate] = {}
 TASK_MODULES = ("chat", "chat_messages", "chat_channels", "chat_questions", "crm", "crm_closing", "crm_sales",
                 "crm_answers", "x_crm", "x_crm_questions", "tickets", "tickets_more", "tickets_answers", "x_tickets",
                 "x_tickets_crm", "sheets", "sheets_formulas", "sheets_tables", "sheets_answers", "x_sheets",
-                "x_sheets_people")
+                "x_sheets_people", "w_deals", "w_incidents", "w_people", "w_revenue", "w_support")
 
 
 def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:

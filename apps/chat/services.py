@@ -403,6 +403,9 @@ def post_message(session: Session, actor: Person, channel: int | str, text: str,
                                                          Membership.person_id == actor.id))
     if parent_id is None and membership is not None:
         membership.last_read_message_id = message.id
+    reached = session.info.get("on_message")  # colleagues who answer (officegym.colleagues), in episodes
+    if reached is not None:
+        reached(session, message)
     return message
 
 

@@ -13,7 +13,7 @@ from officegym.adversaries import ADVERSARIES, NEAR_MISSES, WRECKERS, NotApplica
 from officegym.adversary_moves import KINDS
 from officegym.agents import declaration
 from officegym.runner import AGENTS
-from officegym.tasks.registry import all_tasks
+from officegym.tasks.registry import all_tasks, get_task
 
 INSTANCES = (0, 1, 2)
 TEMPLATES = all_tasks()
@@ -24,7 +24,7 @@ CHEAT_CASES = [(t, k, agent) for t, k in CASES for agent in CHEATS]
 
 
 def play(store, agent: str, task_id: str, instance: int):
-    episode = store.create(task_id, instance, scale="small", seed=0)
+    episode = store.create(task_id, instance, scale=get_task(task_id).scale, seed=0)
     try:
         AGENTS[agent](episode)
         return episode.grade()

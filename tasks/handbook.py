@@ -1,0 +1,40 @@
+"""Helpers of the templates that depend on the company handbook (the knowledge base of the tickets
+app): find an article, name a rule as a candidate among the others, and the reference trajectory's
+reads of it."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from officegym.apps.tickets.models import Article
+from officegym.graders.statements import Candidate
+
+from .base import Claim, ToolCall
+
+
+def article(session: Session, title: str) -> Article:
+    """The handbook article with this exact title (the seeded handbook has them all)."""
+    found = session.scalar(select(Article).where(Article.title == title))
+    if found is None:
+        raise RuntimeError(f"the handbook has no article titled {title!r}")
+    return found
+
+
+def rule(found: Article) -> Candidate:
+    """An article as a text may name it: its title or its number."""
+    return Candidate.text(found.title, found.number)
+
+
+def rule_claim(session: Session, title: str, field: str = "text") -> Claim:
+    """A claim that a message names the article `title` (by title or number), among every other
+    article of the handbook: a reply that cites every policy fails."""
+    right = article(session, title)
+    others = [rule(a) for a in session.scalars(select(Article).where(Article.id != right.id).order_by(Article.id))]
+    return Claim(rule(right), others, field, "handbook rule")
+
+
+def read_rule(session: Session, title: str, query: str) -> list[ToolCall]:
+    """The reads a competent agent makes to find a rule: search the handbook, then open the article."""
+    return [ToolCall("tickets_search_articles", {"query": query}),
+            ToolCall("tickets_get_article", {"article": article(session, title).number})]

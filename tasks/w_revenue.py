@@ -1,0 +1,1 @@
+"""Workflow and refusal templates (being written)."""
