@@ -1,7 +1,8 @@
 """`make bench`: every benchmark at every scale (small, medium, large) on every backend asked for,
 printed as one table: world build time and size, reset, MCP tool calls and UI pages (with their
 time relative to the small world), the tickets query and sheets, grading, and the oracle runner's
-episodes per second. Progress goes to stderr, the table to stdout."""
+episodes per second; then the task suite's shape (benchmarks.suite: trajectory lengths, apps,
+handbook rules, refusals). Progress goes to stderr, the tables to stdout."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 from .backends import BACKENDS, DEFAULT_BACKENDS
 from .report import table
 from .scales import BENCHES, run_scale
+from .suite import draw_all, suite_table
 from .timing import progress
 
 
@@ -45,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
             figures += run_scale(backend, scale, benches, options.quick, options.cached)
     progress(f"benchmarks done in {time.perf_counter() - start:.0f} s")
     print(table(figures, backends))
+    print("\nTask suite (reference trajectories, instances 0-2 of every template):\n")
+    print(suite_table(draw_all()))
     return 0
 
 

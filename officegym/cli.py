@@ -110,7 +110,7 @@ def cmd_tasks(args) -> int:
     from officegym.tasks.registry import match_tasks
 
     for task in match_tasks(args.tasks):
-        print(f"{task.id:<36} d{task.difficulty} {task.split:<5} {task.summary}")
+        print(f"{task.id:<36} d{task.difficulty} {task.kind:<8} {task.split:<5} {task.scale:<6} {task.summary}")
     return 0
 
 
@@ -153,7 +153,7 @@ def parser() -> argparse.ArgumentParser:
     runp.add_argument("--instances", type=int, default=3, help="instances per task")
     runp.add_argument("--parallel", type=int, default=1, help="episodes run at once (threads)")
     runp.add_argument("--json", action="store_true", help="one JSON object per episode")
-    runp.set_defaults(fn=cmd_run)
+    runp.set_defaults(fn=cmd_run, scale=None)  # each task's own scale unless --scale names one
 
     build = sub.add_parser("build", help=cmd_build.__doc__)
     world_args(build)

@@ -46,18 +46,20 @@ def run_one(store: EpisodeStore, agent: str, task_id: str, instance: int, scale:
         store.delete(episode.id)
 
 
-def run(store: EpisodeStore, agent: str, pattern: str = "*", instances: int = 3, scale: str = "small",
+def run(store: EpisodeStore, agent: str, pattern: str = "*", instances: int = 3, scale: str | None = None,
         seed: int = 0, parallel: int = 1) -> Iterable[dict]:
-    """Yield one result per (task, instance), in order."""
+    """Yield one result per (task, instance), in order. Without a `scale`, each task is drawn on its
+    own (its template's `scale`: small, medium for workflows and refusals)."""
     if agent not in AGENTS:
         raise ValueError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
     tasks = match_tasks(pattern)
     if not tasks:
         raise ValueError(f"no task matches {pattern!r}")
-    store.world(scale, seed, progress=_progress)
-    jobs = [(t.id, k) for t in tasks for k in range(instances)]
+    jobs = [(t.id, k, scale or t.scale) for t in tasks for k in range(instances)]
+    for needed in sorted({job[2] for job in jobs}):
+        store.world(needed, seed, progress=_progress)
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        yield from pool.map(lambda job: run_one(store, agent, job[0], job[1], scale, seed), jobs)
+        yield from pool.map(lambda job: run_one(store, agent, job[0], job[1], job[2], seed), jobs)
 
 
 def _progress(stage: str, fraction: float) -> None:

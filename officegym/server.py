@@ -146,7 +146,8 @@ def control_routes(store: EpisodeStore, settings: Settings, host: McpHost, base_
         from officegym.tasks.registry import all_tasks
 
         return JSONResponse({"tasks": [{"id": t.id, "apps": list(t.apps), "difficulty": t.difficulty,
-                                        "split": t.split, "summary": t.summary} for t in all_tasks()]})
+                                        "kind": t.kind, "split": t.split, "scale": t.scale,
+                                        "rules": list(t.rules), "summary": t.summary} for t in all_tasks()]})
 
     return [Route("/api/episodes", guarded(create_episode), methods=["POST"]),
             Route("/api/episodes/{episode_id}/grade", guarded(grade_episode), methods=["POST"]),

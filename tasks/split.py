@@ -10,8 +10,6 @@ from __future__ import annotations
 import hashlib
 from typing import Iterable, TypeVar
 
-from sqlalchemy.orm import Session
-
 T = TypeVar("T")
 TEST_SHARE = 3  # one record in three is in the test split
 SPLITS = ("train", "test")
@@ -41,6 +39,6 @@ def person_in(split: str, person_id: int | None) -> bool:
     return person_id is not None and in_split(split, "person", person_id)
 
 
-def people_of(session: Session, split: str, ids: Iterable[int]) -> list[int]:
+def people_of(split: str, ids: Iterable[int]) -> list[int]:
     """The ids of the people in `split`, in their order."""
     return [i for i in ids if person_in(split, i)]

@@ -38,11 +38,13 @@ class Agent:
         return result.structured_content
 
     def write(self, name: str, args: dict, action: str) -> dict:
-        """A write that must succeed and be journaled exactly once, as `action` through MCP."""
+        """A write that must succeed and be journaled exactly once, as `action` through MCP (colleagues'
+        answers to it are theirs, journaled apart)."""
         seq = self.last_seq()
         out = self.ok(name, args)
         with self.episode.session() as s:
-            entries = s.scalars(select(JournalEntry).where(JournalEntry.seq > seq).order_by(JournalEntry.seq))
+            entries = s.scalars(select(JournalEntry).where(JournalEntry.seq > seq, JournalEntry.surface != "colleague")
+                                .order_by(JournalEntry.seq))
             assert [(e.surface, e.action) for e in entries] == [("mcp", action)]
         return out
 
@@ -106,3 +108,16 @@ def member_agent(store, member_handle) -> Agent:
     created = store.create(scale="tiny", seed=0, actor=member_handle)
     yield Agent(created)
     store.delete(created.id)
+
+
+@pytest.fixture
+def agent_as(store):
+    """A factory of MCP agents acting as a given handle on the small world; episodes deleted after."""
+    made = []
+
+    def create(handle: str) -> Agent:
+        made.append(store.create(scale="small", seed=0, actor=handle))
+        return Agent(made[-1])
+    yield create
+    for episode in made:
+        store.delete(episode.id)

@@ -30,7 +30,10 @@ def test_post_message_with_mention_and_thread_reply(agent):
         assert (row.channel_id, row.author_id, row.text) == (made.id, owner.id, f"Hi @{member.handle}")
         assert list(s.scalars(select(Mention.person_id).where(Mention.message_id == row.id))) == [member.id]
         assert s.get(Message, reply["id"]).thread_parent_id == posted["id"]
-    assert agent.ok("chat_get_message", {"message_id": posted["id"]})["reply_count"] == 1
+    # The member mentioned answered in the thread (a colleague), before the owner's reply.
+    thread = agent.ok("chat_get_thread", {"message_id": posted["id"]})["replies"]
+    assert [m["author"] for m in thread] == [member.handle, owner.handle]
+    assert agent.ok("chat_get_message", {"message_id": posted["id"]})["reply_count"] == 2
 
 
 def test_reply_to_a_reply_joins_the_same_thread(agent):

@@ -32,19 +32,19 @@ def test_at_least_twelve_sheets_templates_and_four_cross_app_ones():
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_twenty_distinct_instances(store, template):
-    world = store.world("small", 0)
+    world = store.world(template.scale, 0)
     drawn = [store.task_instance(world, template.id, k) for k in range(24)]
     keys = {(i.actor_id, i.instruction, repr(sorted(i.params.items()))) for i in drawn}
     assert len(keys) >= 20, f"{template.id}: only {len(keys)} distinct instances of 24"
     assert all(i.instruction and i.solution for i in drawn)
-    assert 1 <= template.difficulty <= 3 and template.split in ("train", "test")
+    assert 1 <= template.difficulty <= 5 and template.split in ("train", "test")
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_instances_are_deterministic(store, settings, template):
     from officegym.db import make_sessionmaker, sqlite_engine, transaction
 
-    world = store.world("small", 0)
+    world = store.world(template.scale, 0)
     engine = sqlite_engine(str(world.path), readonly=True)
     try:
         with transaction(make_sessionmaker(engine)) as session:

@@ -17,10 +17,19 @@ from officegym.tasks.registry import all_tasks, get_task
 
 INSTANCES = (0, 1, 2)
 TEMPLATES = all_tasks()
-CASES = [(t.id, k) for t in TEMPLATES for k in INSTANCES]
-IDS = [f"{t}#{k}" for t, k in CASES]
 CHEATS = ["spam", *ADVERSARIES]
-CHEAT_CASES = [(t, k, agent) for t, k in CASES for agent in CHEATS]
+
+
+def instances_of(template) -> tuple[int, ...]:
+    """The instances played: three on the small world; two of the long tasks of the medium world,
+    whose episodes cost several times more (the cheats play one each, in turn, below)."""
+    return INSTANCES if template.scale == "small" else INSTANCES[:2]
+
+
+CASES = [(t.id, k) for t in TEMPLATES for k in instances_of(t)]
+IDS = [f"{t}#{k}" for t, k in CASES]
+CHEAT_CASES = [(t.id, k, agent) for t in TEMPLATES for k in instances_of(t) for agent in CHEATS
+               if t.scale == "small" or CHEATS.index(agent) % len(instances_of(t)) == k]
 
 
 def play(store, agent: str, task_id: str, instance: int):
@@ -106,7 +115,7 @@ DRAWS = 24
 def test_no_answer_comes_up_in_more_than_a_fifth_of_the_instances(store, template):
     """A blind guess must not pay: over 24 instances, the commonest right answer is drawn at most
     a fifth of the time, and a count is never 0 (what an agent that found nothing would say)."""
-    world = store.world("small", 0)
+    world = store.world(template.scale, 0)
     answers = [store.task_instance(world, template.id, k).solution[-1].args["answer"] for k in range(DRAWS)]
     assert max(answers.count(a) for a in answers) <= DRAWS // 5, sorted(answers)
     assert "0" not in answers
