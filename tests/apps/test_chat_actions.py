@@ -15,11 +15,14 @@ def test_post_a_message_with_a_mention(browser, owner):
     response = browser.post("/chat/c/general/messages", {"text": "Hello @ryan.carr, lunch?"})
     assert response.status_code == 303
     with browser.db() as db:
-        posted = db.scalars(select(Message).order_by(Message.id.desc())).first()
+        posted = db.scalars(select(Message).where(Message.author_id == owner.id).order_by(Message.id.desc())).first()
         assert (posted.text, posted.author_id, posted.channel.name) == ("Hello @ryan.carr, lunch?", owner.id, "general")
         assert count(db, Mention, Mention.message_id == posted.id) == 1
-        journal = db.scalars(select(JournalEntry).order_by(JournalEntry.seq.desc())).first()
-        assert (journal.action, journal.surface) == ("chat.post_message", "ui")
+        journal = db.scalars(select(JournalEntry).order_by(JournalEntry.seq.desc()).limit(2)).all()
+        assert [(e.action, e.surface) for e in journal] == [("chat.post_message", "colleague"), ("chat.post_message", "ui")]
+        # @ryan.carr answered in the message's thread (a colleague: officegym.colleagues)
+        answer = db.scalars(select(Message).order_by(Message.id.desc())).first()
+        assert answer.thread_parent_id == posted.id and answer.text.startswith(f"@{owner.handle} ")
     assert response.headers["Location"].endswith(f"/chat/m/{posted.id}")
     landing = browser.get(f"/chat/m/{posted.id}", follow_redirects=True)
     assert f'data-message-id="{posted.id}"' in text_of(landing)
