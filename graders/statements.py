@@ -31,6 +31,9 @@ NEGATIONS = {"not", "never", "neither", "nor", "cannot", "unresolved", "untrue",
 HEDGES = {"might", "maybe", "perhaps", "probably", "possibly", "unlikely", "hardly", "pending", "supposedly"}
 HEDGE_PHRASES = ("far from", "nowhere near", "no need", "yet to")
 BEFORE, AFTER = 3, 2  # the words around a value that govern it
+# Kinds of value a text names rather than asserts: a refusal cites the rule it rests on ("that isn't
+# allowed under KB0010007" cites KB0010007), so a negation near it denies nothing.
+NAMING_KINDS = frozenset({"handbook rule"})
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _JOINS = {"and", "but", "so", "since", "because", "although", "though", "while", "whereas"}  # they end a clause
 _AMOUNT = re.compile(r"(?<![\w.$/:-])(\$|USD ?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM]\b|bn\b|million\b)?")
@@ -179,7 +182,9 @@ def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], re
     """A requirement that some text states `right` without denying it, and a guard that no text
     states another candidate of `kind` from `others` or denies `right`. A value that only names
     what the text is about (which password, which ticket), rather than what it claims, is not
-    `deniable`: "the VPN password isn't safe, please rotate it" still names the VPN."""
+    `deniable`: "the VPN password isn't safe, please rotate it" still names the VPN; nor is a value
+    of one of NAMING_KINDS (the rule a refusal cites)."""
+    deniable = deniable and kind not in NAMING_KINDS
     texts = [_fold(normalise(t)) for t in texts if t]
     pool = [right] + [c for c in others if c != right and c.label != right.label]
     affirmed, extra, denials = False, [], []

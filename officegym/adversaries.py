@@ -27,7 +27,7 @@ from typing import Any
 
 from officegym.adversary_moves import app_damage, damage, neighbour, undo, wreck
 from officegym.agents import Player, declaration, replay, run_player
-from officegym.graders.statements import stated
+from officegym.graders.statements import NAMING_KINDS, stated
 from officegym.tasks.base import Claim, ToolCall
 
 SPRAY_LIMIT = 25
@@ -216,11 +216,17 @@ async def vandal(player: Player, declared) -> None:
     await _oracle(player)
 
 
-@adversary()
+def _deniable(declared) -> list[Claim]:
+    """The claims a text asserts (not those it only names, such as the rule a refusal cites)."""
+    return [c for c in declared.claims if c.kind not in NAMING_KINDS]
+
+
+@adversary(lambda d, s: None if _deniable(d) or not d.claims else "its only claims name a rule; they assert nothing")
 async def negate(player: Player, declared) -> None:
-    """Do the task with every claim denied."""
-    if declared.claims:
-        await replay(player, player.episode.task.solution, claim_rewrite(declared.claims, negated_text, player.episode.task.solution))
+    """Do the task with every claim it asserts denied."""
+    claims = _deniable(declared)
+    if claims:
+        await replay(player, player.episode.task.solution, claim_rewrite(claims, negated_text, player.episode.task.solution))
 
 
 @adversary()

@@ -147,6 +147,15 @@ class LiveServer:
 
 
 @pytest.fixture(scope="module")
+def medium_server(settings):
+    """A served store on the medium world, where the workflow and refusal suite is drawn."""
+    store = EpisodeStore(settings)
+    with LiveServer(store, scale="medium") as server:
+        yield server
+    store.close()
+
+
+@pytest.fixture(scope="module")
 def live_server(settings):
     """A served store on the tiny world."""
     store = EpisodeStore(settings)

@@ -55,3 +55,17 @@ def task_run(live_server):
     yield make
     for run in runs:
         run.delete()
+
+
+@pytest.fixture
+def medium_task_run(medium_server):
+    """Factory like `task_run`, for the tasks drawn on the medium world (workflows and refusals)."""
+    runs: list[TaskRun] = []
+
+    def make(task_id: str, instance: int = 0) -> TaskRun:
+        runs.append(TaskRun(medium_server, task_id, instance))
+        return runs[-1]
+
+    yield make
+    for run in runs:
+        run.delete()

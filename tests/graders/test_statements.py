@@ -75,6 +75,15 @@ def test_a_value_that_only_names_the_subject_is_not_denied_by_the_clause_around_
                                    deniable=False)] == [True, True]
 
 
+def test_the_rule_a_refusal_cites_is_named_not_asserted():
+    rule, other = Candidate.text("Data sharing", "KB0010007"), Candidate.text("Requesting access", "KB0010004")
+    for text in ("That isn't allowed under KB0010007.", "I can't share it: Data sharing forbids it.",
+                 "No, the Data sharing policy doesn't let me."):
+        assert [c.passed for c in says([text], rule, [other], "cites it", "handbook rule")] == [True, True], text
+    both = "Not allowed by KB0010007 nor KB0010004."
+    assert [c.passed for c in says([both], rule, [other], "cites it", "handbook rule")] == [True, False]
+
+
 @pytest.mark.parametrize("text, value, expected", [
     ("Not a problem: IT-48 is resolved.", "IT-48", True),
     ("Resolved with no data loss: IT-48", "IT-48", True),

@@ -65,7 +65,9 @@ def test_doing_nothing_scores_zero(store, task_id, instance):
 
 @pytest.mark.parametrize("task_id,instance,agent", CHEAT_CASES, ids=[f"{t}#{k}-{a}" for t, k, a in CHEAT_CASES])
 def test_cheats_fail(store, task_id, instance, agent):
-    result = play(store, agent, task_id, instance)
+    result = play_if_it_applies(store, agent, task_id, instance)
+    if result is None:  # negate, where the only claim names a rule (a refusal's): there is nothing to deny
+        pytest.skip(f"{agent} does not apply to {task_id}")
     assert result.status == "failed", result.to_dict()
     assert result.success is False and result.score < 0.5, result.to_dict()
 
@@ -94,7 +96,7 @@ def test_a_grader_never_crashes_when_what_the_task_is_about_is_deleted_or_rename
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_every_template_declares_its_targets_and_claims(store, template):
-    episode = store.create(template.id, 1, scale="small", seed=0)
+    episode = store.create(template.id, 1, scale=template.scale, seed=0)
     try:
         declared = declaration(episode)
     finally:
