@@ -14,7 +14,8 @@ and whom to ask.
 
 A manager asked about a deal (or its account) with a discount request waiting on them decides it
 through the CRM's services, by the handbook: approved up to MANAGER_LIMIT percent when the reason
-names a competitor, a budget or a price; rejected when the reason does not; left pending, with the
+names a competitor (the word, or a competitor the CRM knows by name), a budget or a price;
+rejected when the reason does not; left pending, with the
 reason why, above MANAGER_LIMIT (the handbook wants the head of sales' word first).
 
 Colleagues write with the journal surface "colleague", and the change-log entries of their writes
@@ -134,16 +135,18 @@ def _decide_discounts(session: Session, manager: Person, records: list[knowledge
     waiting = session.scalars(select(DiscountApproval).where(
         DiscountApproval.approver_id == manager.id, DiscountApproval.status == "Pending",
         DiscountApproval.opportunity_id.in_(on_deal)).order_by(DiscountApproval.id))
-    said = []
+    said, rivals = [], None
     for approval in waiting:
         deal = session.get(Opportunity, approval.opportunity_id)
         what = f"the {approval.discount:g}% discount on {deal.name} (request {approval.id})"
         reason = approval.reason.lower()
+        if rivals is None:  # the competitors the CRM knows: a reason may name one instead of saying "competitor"
+            rivals = {c.lower() for c in session.scalars(select(Opportunity.competitor).distinct()) if c}
         try:
             if approval.discount > MANAGER_LIMIT:
                 said.append(f"I can't approve {what} alone: above {MANAGER_LIMIT}% the handbook wants the head of "
                             "sales' OK in a #deals thread first, so it stays pending.")
-            elif any(word in reason for word in GOOD_REASONS):
+            elif any(word in reason for word in GOOD_REASONS) or any(_names_rival(reason, r) for r in rivals):
                 crm.approve_discount(session, manager, approval.id, "Approved: within my limit, reason given.")
                 said.append(f"Approved {what}.")
             else:
@@ -153,6 +156,11 @@ def _decide_discounts(session: Session, manager: Person, records: list[knowledge
         except OfficeError as error:  # a closed deal, say: the colleague says why instead
             said.append(f"I can't decide {what}: {error}")
     return " ".join(said)
+
+
+def _names_rival(reason: str, rival: str) -> bool:
+    """Whether a (lower-case) reason names a competitor as a whole word."""
+    return knowledge.named_at(reason, rival) >= 0
 
 
 def _last_seq(session: Session) -> int:

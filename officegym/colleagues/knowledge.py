@@ -40,7 +40,7 @@ class Record:
     at: int  # where the text names it first, so answers follow the message's order
 
 
-def _named_in(text: str, name: str) -> int:
+def named_at(text: str, name: str) -> int:
     """Where `name` stands in `text` as whole words (case-insensitive), or -1."""
     found = re.search(r"(?<![\w])" + re.escape(name.lower()) + r"(?![\w])", text.lower())
     return found.start() if found else -1
@@ -52,7 +52,7 @@ def _by_name(session: Session, model, text: str) -> list:
     rows = session.scalars(select(model).where(func.length(model.name) >= 3,
                                                lowered.contains(func.lower(model.name), autoescape=False))
                            .order_by(model.id).limit(50))
-    return [row for row in rows if _named_in(text, row.name) >= 0]
+    return [row for row in rows if named_at(text, row.name) >= 0]
 
 
 def named_records(session: Session, text: str, skip_people: set[int]) -> list[Record]:
@@ -62,9 +62,9 @@ def named_records(session: Session, text: str, skip_people: set[int]) -> list[Re
     for ticket in session.scalars(select(Ticket).where(Ticket.key.in_(keys))) if keys else []:
         found.append(Record("ticket", f"ticket:{ticket.key}", ticket.key, ticket, text.find(ticket.key)))
     deals = _by_name(session, Opportunity, text)
-    found += [Record("opportunity", f"opportunity:{d.id}", d.name, d, _named_in(text, d.name)) for d in deals]
+    found += [Record("opportunity", f"opportunity:{d.id}", d.name, d, named_at(text, d.name)) for d in deals]
     in_deals = " ".join(d.name.lower() for d in deals)
-    found += [Record("account", f"account:{a.id}", a.name, a, _named_in(text, a.name))
+    found += [Record("account", f"account:{a.id}", a.name, a, named_at(text, a.name))
               for a in _by_name(session, Account, text) if a.name.lower() not in in_deals]
     handles = {h.lower() for h in _HANDLE.findall(text)}
     people = {p.id: p for p in _by_name(session, Person, text)}
@@ -72,7 +72,7 @@ def named_records(session: Session, text: str, skip_people: set[int]) -> list[Re
         people.update({p.id: p for p in session.scalars(select(Person).where(func.lower(Person.handle).in_(handles)))})
     for person in people.values():
         if person.id not in skip_people:
-            at = min(i for i in (_named_in(text, person.name), text.lower().find("@" + person.handle.lower()))
+            at = min(i for i in (named_at(text, person.name), text.lower().find("@" + person.handle.lower()))
                      if i >= 0)
             found.append(Record("person", f"person:{person.id}", person.name, person, at))
     return sorted(found, key=lambda r: (r.at, r.kind, r.topic))[:MAX_RECORDS]

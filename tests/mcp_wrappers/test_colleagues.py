@@ -164,3 +164,13 @@ def test_writes_outside_the_agents_surfaces_draw_no_reply(agent_as, deal_facts):
     with agent.episode.session() as s:
         assert s.scalar(select(Message.author_id).where(Message.channel_id == channel.id)
                         .order_by(Message.id.desc())) == me.id
+
+
+def test_a_reason_naming_a_competitor_the_crm_knows_is_approved(agent_as, deal_facts):
+    agent = agent_as(deal_facts["owner"])
+    with agent.episode.session() as s:
+        rival = s.scalar(select(Opportunity.competitor).where(Opportunity.competitor != "").order_by(Opportunity.id))
+    approval = _request(agent, deal_facts, 25, f"{rival} quoted them lower last week")
+    dm(agent, deal_facts["boss"], f"Could you look at the discount on {deal_facts['name']}?")
+    with agent.episode.session() as s:
+        assert s.get(DiscountApproval, approval).status == "Approved"
