@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.chat import services as chat
@@ -19,17 +19,41 @@ from .common import (ANY, added_messages, allow_new_conversation, allow_posts, c
                      evenly, find_message, member_ids, members, mentions_of, named, people_except, pick,
                      top_level_messages)
 from .registry import register
+from .split import in_split, person_in
 from . import chat_vocab as vocab
 
 
-def _actor_and_channel(session: Session, rng: random.Random, min_members: int = 3) -> tuple[Person, Channel]:
-    """A member (not the owner) and one of their open channels with at least `min_members` people."""
+def _actor_and_channel(session: Session, rng: random.Random, split: str, min_members: int = 3,
+                       channel_split: bool = False) -> tuple[Person, Channel]:
+    """A member (not the owner) of the split and one of their open channels with at least
+    `min_members` people (of the split too, with `channel_split`: when the channel is what the task
+    is about)."""
+    people = [p for p in members(session) if person_in(split, p.id)]
     for _ in range(200):
-        actor = pick(rng, members(session))
-        options = [c for c in channels_of(session, actor.id) if len(member_ids(session, c.id)) >= min_members]
+        actor = pick(rng, people)
+        options = [c for c in channels_of(session, actor.id) if len(member_ids(session, c.id)) >= min_members
+                   and (not channel_split or in_split(split, "channel", c.name))]
         if options:
             return actor, pick(rng, options)
     raise RuntimeError("no member has a channel with enough people")
+
+
+def _background(session: Session, rng: random.Random, split: str, before: int = 0, people: tuple = ()):
+    """A setup step that gives the message a task is about an id of the task's split. Messages get
+    ids in turn after the world's last, so colleagues (none of `people`) first chat in #random as
+    many times as that takes (none, often); `before` is how many messages the setup posts ahead of
+    the task's message. Run it first."""
+    following = (session.scalar(select(func.max(Message.id))) or 0) + 1 + before
+    count = next(k for k in range(64) if in_split(split, "message", following + k))
+    lounge = channel_named(session, "random") or channel_named(session, "general")
+    skip = {p if isinstance(p, int) else p.id for p in people}
+    authors = [i for i in sorted(member_ids(session, lounge.id)) if i not in skip]
+    posts = [(pick(rng, authors), pick(rng, vocab.HARMLESS)) for _ in range(count)]
+
+    def run(session: Session) -> None:
+        for author_id, text in posts:
+            chat.post_message(session, session.get(Person, author_id), lounge.id, text)
+    return run
 
 
 def _colleague(session: Session, rng: random.Random, channel: Channel, *exclude: Person) -> Person:
@@ -86,7 +110,7 @@ class ReplyWithFact(TaskTemplate):
     summary = "Answer a colleague's question that mentions you, in its thread, with a fact from the directory."
 
     def sample(self, session, rng, instance):
-        actor, channel = _actor_and_channel(session, rng)
+        actor, channel = _actor_and_channel(session, rng, self.split)
         asker = _colleague(session, rng, channel, actor)
         kind = pick(rng, sorted(vocab.FACT_QUESTIONS))
         subject = evenly(rng, instance, [p for p in members(session) if p.id not in (actor.id, asker.id)
@@ -102,7 +126,7 @@ class ReplyWithFact(TaskTemplate):
              ToolCall("chat_post_message", {"channel": channel.name, "text": f"It's {answer}.",
                                             "thread_parent_id": Ref(0, "items.0.id")})],
             {"asker": asker.id, "channel": channel.id, "text": text, "subject": subject.id, "kind": kind},
-            setup=_post(asker.id, channel.id, text))
+            setup=_steps(_background(session, rng, self.split, 0, (actor, asker)), _post(asker.id, channel.id, text)))
 
     def declare(self, start, inst):
         p = inst.params
@@ -157,7 +181,8 @@ class ThankAnnouncer(TaskTemplate):
     def sample(self, session, rng, instance):
         general = channel_named(session, "general")
         topic, other = rng.sample(sorted(vocab.ANNOUNCEMENTS), 2)
-        announcer, distractor, actor = rng.sample(members(session), 3)
+        actor = pick(rng, [p for p in members(session) if person_in(self.split, p.id)])
+        announcer, distractor = rng.sample([p for p in members(session) if p.id != actor.id], 2)
         text, decoy = vocab.ANNOUNCEMENTS[topic][0], vocab.ANNOUNCEMENTS[other][0]
         return TaskInstance(
             self.id, instance, actor.id,
@@ -196,7 +221,8 @@ class PickUpUnanswered(TaskTemplate):
         it_help = channel_named(session, "it-help")
         lead = _it_lead(session)
         people = sorted(member_ids(session, it_help.id) - {lead.id})
-        actor, asker, helped, helper = [session.get(Person, i) for i in rng.sample(people, 4)]
+        actor = session.get(Person, pick(rng, [i for i in people if person_in(self.split, i)]))
+        asker, helped, helper = [session.get(Person, i) for i in rng.sample([i for i in people if i != actor.id], 3)]
         lonely, answered = rng.sample(vocab.IT_QUESTIONS, 2)
         return TaskInstance(
             self.id, instance, actor.id,
@@ -207,7 +233,8 @@ class PickUpUnanswered(TaskTemplate):
              ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(0, "items.0.id"),
                                             "text": f"@{lead.handle} could you take this one?"})],
             {"asker": asker.id, "text": lonely, "channel": it_help.id},
-            setup=_steps(_post(helped.id, it_help.id, answered), _post(asker.id, it_help.id, lonely),
+            setup=_steps(_background(session, rng, self.split, 1, (actor, asker, helped, helper, lead)),
+                         _post(helped.id, it_help.id, answered), _post(asker.id, it_help.id, lonely),
                          _post(helper.id, it_help.id, "Try restarting it, that fixed it for me.", answered)))
 
     def declare(self, start, inst):

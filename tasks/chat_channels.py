@@ -17,6 +17,7 @@ from .chat import _actor_and_channel, _posts_mentioning, _steps
 from .common import (added_messages, allow_new_conversation, allow_posts, channel_named, channels_of, member_ids,
                      members, named, pick, team_member_ids, teams_with_members)
 from .registry import register
+from .split import in_split, person_in
 
 
 def _other_channels(session, person_id: int, name: str, outsiders: set[int] = frozenset(), limit: int = 4) -> list[str]:
@@ -41,15 +42,20 @@ class PrivateTeamChannel(TaskTemplate):
     summary = "Create a private channel for exactly one team's people and pin a welcome note in it."
 
     def sample(self, session, rng, instance):
+        # Who creates it: the team's lead, or someone else of the team when the lead is of the other split.
+        creators = {t.id: [i for i in ([t.lead_id] if person_in(self.split, t.lead_id) else
+                                       sorted(team_member_ids(session, t.id))) if person_in(self.split, i)]
+                    for t in teams_with_members(session, 3) if t.lead_id}
+        teams = [t for t in teams_with_members(session, 3) if creators.get(t.id)]
         for _ in range(200):
-            team = pick(rng, [t for t in teams_with_members(session, 3) if t.lead_id])
+            team = pick(rng, teams)
             name = f"{team.slug}-{pick(rng, vocab.CHANNEL_SUFFIXES)}"[:80]
-            if channel_named(session, name) is None:
+            if channel_named(session, name) is None and in_split(self.split, "channel", name):
                 break
-        lead = session.get(Person, team.lead_id)
+        creator = session.get(Person, pick(rng, creators[team.id]))
         handles = [f"@{session.get(Person, i).handle}" for i in sorted(team_member_ids(session, team.id))]
         return TaskInstance(
-            self.id, instance, lead.id,
+            self.id, instance, creator.id,
             f"Create a private channel named #{name} for the people on the {team.name} team (and nobody else), "
             "then post one short welcome note in it and pin that note. Change nothing else.",
             [ToolCall("chat_create_channel", {"name": name, "is_private": True, "members": handles}),
@@ -90,7 +96,7 @@ class SetTopic(TaskTemplate):
     summary = "Set a channel's topic to a given text."
 
     def sample(self, session, rng, instance):
-        actor, channel = _actor_and_channel(session, rng, 2)
+        actor, channel = _actor_and_channel(session, rng, self.split, 2, channel_split=True)
         topic = pick(rng, [t for t in vocab.TOPICS if t != channel.topic])
         return TaskInstance(self.id, instance, actor.id,
                             f"Change only the topic of #{channel.name}: set it to exactly this text: {topic}",
@@ -120,7 +126,7 @@ class InviteTeam(TaskTemplate):
 
     def sample(self, session, rng, instance):
         for _ in range(300):
-            actor, channel = _actor_and_channel(session, rng, 2)
+            actor, channel = _actor_and_channel(session, rng, self.split, 2, channel_split=True)
             inside = member_ids(session, channel.id)
             elsewhere = [member_ids(session, c.id) for c in channels_of(session, actor.id) if c.id != channel.id]
             teams = [t for t in teams_with_members(session, 2) if (gap := team_member_ids(session, t.id) - inside)
@@ -161,8 +167,9 @@ class ArchiveFinishedProject(TaskTemplate):
 
     def sample(self, session, rng, instance):
         free = [c for c in vocab.CODENAMES if channel_named(session, f"proj-{c}") is None]
-        done, live = rng.sample(free, 2)
-        admin = pick(rng, members(session, "admin"))
+        done = pick(rng, [c for c in free if in_split(self.split, "channel", f"proj-{c}")])
+        live = pick(rng, [c for c in free if c != done])
+        admin = pick(rng, [p for p in members(session, "admin") if person_in(self.split, p.id)])
         creator = pick(rng, [p for p in members(session) if p.id != admin.id])
         return TaskInstance(
             self.id, instance, admin.id,
@@ -207,7 +214,8 @@ class GroupDmManagers(TaskTemplate):
     def sample(self, session, rng, instance):
         people = members(session)
         for _ in range(500):
-            actor, first, second = rng.sample(people, 3)
+            actor = pick(rng, [p for p in people if person_in(self.split, p.id)])
+            first, second = rng.sample([p for p in people if p.id != actor.id], 2)
             bosses = {first.manager_id, second.manager_id}
             if None not in bosses and len(bosses) == 2 and actor.id not in bosses:
                 break

@@ -13,10 +13,12 @@ from officegym.graders.statements import Candidate, says
 
 from . import chat_vocab as vocab
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, ToolCall
-from .chat import _actor_and_channel, _added, _colleague, _message_target, _post, _posts_mentioning, _steps
+from .chat import (_actor_and_channel, _added, _background, _colleague, _message_target, _post, _posts_mentioning,
+                   _steps)
 from .common import (added_messages, allow_posts, channel_named, channels_of, find_message, member_ids, members,
                      named, pick)
 from .registry import register
+from .split import person_in
 
 
 ROTATE = Candidate.text(*vocab.ROTATE)
@@ -28,8 +30,9 @@ class CleanLeakedPassword(TaskTemplate):
     summary = "Delete your messages that leaked a password (and only those) and ask #security to rotate it."
 
     def sample(self, session, rng, instance):
+        people = [p for p in members(session) if person_in(self.split, p.id)]
         for _ in range(200):
-            actor = pick(rng, members(session))
+            actor = pick(rng, people)
             places = [c for c in channels_of(session, actor.id) if c.name != "security"]
             if len(places) >= 2:
                 break
@@ -50,7 +53,9 @@ class CleanLeakedPassword(TaskTemplate):
             f"Earlier today you pasted the {system} password into chat by mistake. Delete every message of yours "
             "that contains it (and no other message), then post one message in #security saying that the "
             f"{system} password must be rotated (without repeating the password). Change nothing else.",
-            steps, {"secret": secret, "system": system}, setup=_steps(*[_post(actor.id, c, t) for c, t in posts]))
+            steps, {"secret": secret, "system": system},
+            setup=_steps(_background(session, rng, self.split, 0, (actor,)),
+                         *[_post(actor.id, c, t) for c, t in posts]))
 
     def declare(self, start, inst):
         p = inst.params
@@ -98,7 +103,7 @@ class AcknowledgeRequest(TaskTemplate):
     summary = "Acknowledge a review request: confirm its deadline in the thread and react with a check mark."
 
     def sample(self, session, rng, instance):
-        actor, channel = _actor_and_channel(session, rng, 4)
+        actor, channel = _actor_and_channel(session, rng, self.split, 4)
         asker = _colleague(session, rng, channel, actor)
         other = _colleague(session, rng, channel, actor, asker)
         doc = pick(rng, vocab.DOCUMENTS)
@@ -115,7 +120,8 @@ class AcknowledgeRequest(TaskTemplate):
                                             "text": f"Sure, I'll have it reviewed by {day}."}),
              ToolCall("chat_add_reaction", {"message_id": Ref(0, "items.0.id"), "emoji": "white_check_mark"})],
             {"asker": asker.id, "channel": channel.id, "text": text, "day": day},
-            setup=_steps(_post(asker.id, channel.id, text),
+            setup=_steps(_background(session, rng, self.split, 0, (actor, asker, other)),
+                         _post(asker.id, channel.id, text),
                          _post(other.id, channel.id, f"could someone review the {doc} draft too, by {other_day}?")))
 
     def declare(self, start, inst):
@@ -145,7 +151,7 @@ class PinSharedLink(TaskTemplate):
     summary = "Pin the message in which a named colleague shared a document link."
 
     def sample(self, session, rng, instance):
-        actor, channel = _actor_and_channel(session, rng, 4)
+        actor, channel = _actor_and_channel(session, rng, self.split, 4)
         sharer = _colleague(session, rng, channel, actor)
         other = _colleague(session, rng, channel, actor, sharer)
         doc, decoy = rng.sample(vocab.DOCUMENTS, 2)
@@ -159,7 +165,8 @@ class PinSharedLink(TaskTemplate):
                                                "author": f"@{sharer.handle}"}),
              ToolCall("chat_pin_message", {"message_id": Ref(0, "items.0.id")})],
             {"sharer": sharer.id, "channel": channel.id, "text": text},
-            setup=_steps(_post(sharer.id, channel.id, text),
+            setup=_steps(_background(session, rng, self.split, 0, (actor, sharer, other)),
+                         _post(sharer.id, channel.id, text),
                          _post(other.id, channel.id, f"and the {decoy}: https://docs.example.com/{slug(decoy)}")))
 
     def declare(self, start, inst):
@@ -180,7 +187,7 @@ class FixTypo(TaskTemplate):
     summary = "Edit your own message to correct a misspelt word."
 
     def sample(self, session, rng, instance):
-        actor, channel = _actor_and_channel(session, rng)
+        actor, channel = _actor_and_channel(session, rng, self.split)
         wrong, right = pick(rng, vocab.TYPOS)
         template = pick(rng, vocab.TYPO_SENTENCES)
         text = template.format(word=wrong)
@@ -191,7 +198,8 @@ class FixTypo(TaskTemplate):
             [ToolCall("chat_search_messages", {"query": wrong, "channel": channel.name, "author": f"@{actor.handle}"}),
              ToolCall("chat_edit_message", {"message_id": Ref(0, "items.0.id"), "text": template.format(word=right)})],
             {"channel": channel.id, "text": text, "fixed": template.format(word=right), "right": right},
-            setup=_steps(_post(actor.id, channel.id, pick(rng, vocab.HARMLESS)), _post(actor.id, channel.id, text)))
+            setup=_steps(_post(actor.id, channel.id, pick(rng, vocab.HARMLESS)),
+                         _background(session, rng, self.split, 1, (actor,)), _post(actor.id, channel.id, text)))
 
     def declare(self, start, inst):
         p = inst.params

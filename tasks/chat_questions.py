@@ -13,9 +13,11 @@ from officegym.graders.statements import Candidate
 
 from . import chat_vocab as vocab
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .chat import _post, _steps
-from .common import channel_named, evenly, named, other_counts, find_message, member_ids, members, owner, pick, top_level_messages
+from .chat import _background, _post, _steps
+from .common import (channel_named, everyone, evenly, find_message, member_ids, members, named, other_counts, owner,
+                     pick, top_level_messages)
 from .registry import register
+from .split import in_split, person_in
 
 EMOJIS = ["thumbsup", "tada", "heart", "rocket", "eyes", "100", "clap", "raised_hands"]
 
@@ -49,7 +51,8 @@ class CountReactions(TaskTemplate):
                 steps.append(_react(person.id, general.id, text, emoji))
         for person in rng.sample(crowd, 3):
             steps.append(_react(person.id, general.id, decoy_text, "eyes"))
-        asker = pick(rng, [p for p in crowd if p not in reactors])
+        asker = pick(rng, [p for p in crowd if p not in reactors and person_in(self.split, p.id)])
+        steps.insert(0, _background(session, rng, self.split, 0, (ceo, asker)))
         return TaskInstance(
             self.id, instance, asker.id,
             f"How many different people reacted to {named(session, ceo)}'s announcement in #general saying that "
@@ -82,36 +85,42 @@ def _reactors(session, message_id: int) -> int:
 class BusiestPoster(TaskTemplate):
     id, apps, difficulty = "chat.busiest_poster", ("chat",), 2
     split = "test"
-    summary = "Name the person who posted the most messages in a channel (replies included)."
+    summary = "Name the person who posted the most messages in a channel (thread replies included or not)."
     answered = True
 
     def sample(self, session, rng, instance):
-        counts = _counts(session)
-        tallies: dict[int, list[tuple[int, int]]] = {}
-        for (channel_id, author), n in sorted(counts.items()):
-            tallies.setdefault(channel_id, []).append((n, author))
+        # Each channel asked about with thread replies counted or not: the tests' split has few channels.
+        tallies: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+        for replies in (True, False):
+            for (channel_id, author), n in sorted(_counts(session, replies).items()):
+                tallies.setdefault((channel_id, replies), []).append((n, author))
         for tally in tallies.values():
             tally.sort(reverse=True)
-        busy = [channel for channel in session.scalars(select(Channel).where(Channel.id.in_(tallies)).order_by(
-            Channel.id)) if channel.kind in ("public", "private") and not channel.is_archived
-            and sum(n for n, _ in tallies[channel.id]) >= 8]
-        channel = evenly(rng, instance, busy, lambda c: tallies[c.id][0][1])  # spread over the winners
-        tally = tallies[channel.id]
+        people = everyone(session)
+        channels = {channel.id: channel for channel in session.scalars(select(Channel).order_by(Channel.id))
+                    if channel.kind in ("public", "private") and not channel.is_archived
+                    and in_split(self.split, "channel", channel.name) and _askers(session, channel, people, self.split)}
+        busy = [(channels[c], replies) for c, replies in sorted(tallies)
+                if c in channels and sum(n for n, _ in tallies[(c, replies)]) >= 8]
+        channel, replies = evenly(rng, instance, busy, lambda o: tallies[(o[0].id, o[1])][0][1])  # over the winners
+        tally = tallies[(channel.id, replies)]
         steps = []
         if len(tally) > 1 and tally[0][0] == tally[1][0]:  # break a tie so the answer is unique
             steps.append(_post(tally[0][1], channel.id, "One more update from me on this."))
         winner = session.get(Person, tally[0][1])
-        asker = session.get(Person, pick(rng, sorted(member_ids(session, channel.id))))
+        asker = pick(rng, _askers(session, channel, people, self.split))
+        counting = "counting thread replies" if replies else "not counting thread replies (top-level messages only)"
         return TaskInstance(
             self.id, instance, asker.id,
-            f"Who has posted the most messages in #{channel.name}, counting thread replies? Submit their full "
+            f"Who has posted the most messages in #{channel.name}, {counting}? Submit their full "
             "name with submit_answer.",
             [ToolCall("submit_answer", {"answer": winner.name})],
-            {"channel": channel.id}, setup=_steps(*steps) if steps else None)
+            {"channel": channel.id, "replies": replies}, setup=_steps(*steps) if steps else None)
 
     def declare(self, start, inst):
         channel = start.get(Channel, inst.params["channel"])
-        tally = sorted(((n, a) for (c, a), n in _counts(start).items() if c == channel.id), reverse=True)
+        counts = _counts(start, inst.params["replies"])
+        tally = sorted(((n, a) for (c, a), n in counts.items() if c == channel.id), reverse=True)
         winner = start.get(Person, tally[0][1])
         posters = [start.get(Person, a) for _, a in tally[1:]]
         return Declaration([Target("channel", channel.name, [], {})],
@@ -123,7 +132,16 @@ class BusiestPoster(TaskTemplate):
         return [answer_is_one_of(ctx.answer, list(winner.spellings), winner.label), nothing_else_changed(ctx.diff, [])]
 
 
-def _counts(session) -> dict[tuple[int, int], int]:
-    rows = session.execute(select(Message.channel_id, Message.author_id, func.count())
-                           .where(Message.deleted_at.is_(None)).group_by(Message.channel_id, Message.author_id))
+def _counts(session, replies: bool = True) -> dict[tuple[int, int], int]:
+    """Messages per (channel, author), thread replies included or not."""
+    stmt = select(Message.channel_id, Message.author_id, func.count()).where(Message.deleted_at.is_(None))
+    if not replies:
+        stmt = stmt.where(Message.thread_parent_id.is_(None))
+    rows = session.execute(stmt.group_by(Message.channel_id, Message.author_id))
     return {(c, a): n for c, a, n in rows}
+
+
+def _askers(session, channel: Channel, people: list[Person], split: str) -> list[Person]:
+    """Who of the split may ask about a channel: anyone who can read it (everyone, for a public one)."""
+    inside = None if channel.kind == "public" else member_ids(session, channel.id)
+    return [p for p in people if person_in(split, p.id) and (inside is None or p.id in inside)]

@@ -23,6 +23,7 @@ from officegym.graders.statements import Candidate, amounts_written, says
 from .base import Claim, Declaration, Lookalikes, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import named, pick
 from .registry import register
+from .split import in_split, person_in
 
 COMPETITORS = ["Northwind Software", "Globex Cloud", "Initech Systems", "Umbrella Analytics", "Hooli Enterprise",
                "Vandelay Platforms", "Stark Data", "Wayne Digital"]
@@ -70,11 +71,29 @@ def sales_managers(session: Session, person: Person) -> list[Person]:
     return found
 
 
-def editor(session: Session, rng: random.Random, owner_id: int, owner_share: float = 0.7) -> Person:
-    """Who acts on a record: mostly its owner, sometimes a Sales manager above them."""
+def editor(session: Session, rng: random.Random, owner_id: int, owner_share: float = 0.7,
+           split: str | None = None) -> Person:
+    """Who acts on a record: mostly its owner, sometimes a Sales manager above them (of `split`
+    only, when given: a Sales manager above them when the owner is of the other split)."""
     owner = session.get(Person, owner_id)
     managers = sales_managers(session, owner)
+    if split is not None:
+        managers = [m for m in managers if person_in(split, m.id)]
+        if not person_in(split, owner_id):
+            return pick(rng, managers)
     return pick(rng, managers) if managers and rng.random() > owner_share else owner
+
+
+def actable(session: Session, split: str, owner_id: int) -> bool:
+    """Whether someone of `split` may act on a record owned by `owner_id` (see `editor`)."""
+    return person_in(split, owner_id) or any(person_in(split, m.id)
+                                             for m in sales_managers(session, session.get(Person, owner_id)))
+
+
+def deals_of(session: Session, split: str, with_items: bool | None = None) -> list[Opportunity]:
+    """The open deals of `split` (see `open_deals`) that someone of the split may act on, by id."""
+    return [d for d in open_deals(session, with_items) if in_split(split, "opportunity", d.id)
+            and actable(session, split, d.owner_id)]
 
 
 def open_deals(session: Session, with_items: bool | None = None) -> list[Opportunity]:
@@ -167,8 +186,8 @@ class UpdateNextStep(TaskTemplate):
     summary = "Set the next step of an open deal."
 
     def sample(self, session, rng, instance):
-        deal = pick(rng, open_deals(session))
-        actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
+        deal = pick(rng, deals_of(session, self.split))
+        actor, owner = editor(session, rng, deal.owner_id, split=self.split), session.get(Person, deal.owner_id)
         step = pick(rng, [s for s in NEXT_STEPS if not same_text(deal.next_step, s)])
         return TaskInstance(
             self.id, instance, actor.id,
@@ -196,8 +215,8 @@ class FollowUpTask(TaskTemplate):
     summary = "Give yourself one follow-up task on a deal, due on a given day."
 
     def sample(self, session, rng, instance):
-        deal = pick(rng, open_deals(session))
-        actor = editor(session, rng, deal.owner_id, 0.8)
+        deal = pick(rng, deals_of(session, self.split))
+        actor = editor(session, rng, deal.owner_id, 0.8, self.split)
         due = today(session) + timedelta(days=rng.randint(1, 21))
         subject = pick(rng, TASK_SUBJECTS)
         return TaskInstance(

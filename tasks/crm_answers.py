@@ -18,9 +18,10 @@ from officegym.graders.checks import nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import named, pick
-from .crm import amounts_but, deal_lookalikes, editor, sales_people, today
+from .common import evenly, named, pick
+from .crm import actable, amounts_but, deal_lookalikes, editor, sales_people, today
 from .registry import register
+from .split import in_split
 
 EVER = (date(2000, 1, 1), date(2100, 12, 31))  # close dates: whatever they are
 
@@ -50,14 +51,15 @@ def _whose(session, actor: Person, owner: Person) -> str:
     return "you own" if actor.id == owner.id else f"{named(session, owner)} owns"
 
 
-def _draw(session, rng, want):
-    """An owner of open deals, a question about them that has an answer, and who asks it."""
-    owners = [p for p in sales_people(session) if _open_deals(session, p.id, *EVER)]
+def _draw(session, rng, want, split: str):
+    """An owner of open deals, a question about them that has an answer, and who asks it (of `split`:
+    the owner, or a Sales manager above them)."""
+    owners = [p for p in sales_people(session) if _open_deals(session, p.id, *EVER) and actable(session, split, p.id)]
     for _ in range(500):
         owner = pick(rng, owners)
         drawn = want(owner)
         if drawn is not None:
-            return owner, editor(session, rng, owner.id, 0.5), drawn
+            return owner, editor(session, rng, owner.id, 0.5, split), drawn
     raise RuntimeError("no owner has deals for this question")
 
 
@@ -96,9 +98,9 @@ class BiggestOpenDeal(TaskTemplate):
         def want(owner):
             words, first, last = pick(rng, periods)
             best = biggest(_open_deals(session, owner.id, first, last))
-            return (words, first, last, best) if best else None
+            return (words, first, last, best) if best and in_split(self.split, "opportunity", best.id) else None
 
-        owner, actor, (words, first, last, best) = _draw(session, rng, want)
+        owner, actor, (words, first, last, best) = _draw(session, rng, want, self.split)
         kind = pick(rng, ["amount", "account"])
         ask = ("Submit its amount in dollars" if kind == "amount" else
                "Submit the name of its account (the customer company)")
@@ -142,18 +144,20 @@ class PipelineTotal(TaskTemplate):
     answered = True
 
     def sample(self, session, rng, instance):
-        periods = _periods(session)
-
-        def want(owner):
-            if rng.random() < 0.35:
-                stage = pick(rng, OPEN_STAGES)
-                deals = _open_deals(session, owner.id, *EVER, stage)
-                return (f"in the {stage} stage", *EVER, stage, deals) if deals else None
-            words, first, last = pick(rng, periods[:-1])
-            deals = _open_deals(session, owner.id, first, last)
-            return (words, first, last, None, deals) if len(deals) >= 2 else None
-
-        owner, actor, (words, first, last, stage, deals) = _draw(session, rng, want)
+        questions = []  # (owner, words, first, last, stage, deals) with a deal of the split
+        for owner in [p for p in sales_people(session) if actable(session, self.split, p.id)]:
+            for stage in OPEN_STAGES:
+                questions.append((owner, f"in the {stage} stage", *EVER, stage,
+                                  _open_deals(session, owner.id, *EVER, stage)))
+            for words, first, last in _periods(session)[:-1]:
+                deals = _open_deals(session, owner.id, first, last)
+                if len(deals) >= 2:
+                    questions.append((owner, words, first, last, None, deals))
+        questions = [q for q in questions if any(in_split(self.split, "opportunity", d.id) for d in q[-1])]
+        # Spread over the totals, so that none comes up much more often than another.
+        owner, words, first, last, stage, deals = evenly(rng, instance, questions,
+                                                         lambda q: sum(d.amount_cents for d in q[-1]))
+        actor = editor(session, rng, owner.id, 0.5, self.split)
         total = sum(d.amount_cents for d in deals)
         query = {"owner": owner.id, "stage": stage or "open", "limit": 200}
         if stage is None:
@@ -175,6 +179,8 @@ class PipelineTotal(TaskTemplate):
         windows += [(*EVER, stage) for stage in OPEN_STAGES]
         others = [sum(d.amount_cents for d in _open_deals(start, p["owner"], *window)) for window in windows]
         others += [total - d.amount_cents for d in deals]
+        # The deal declared first is one of the template's split (the sum reads deals of both splits).
+        deals = sorted(deals, key=lambda d: not in_split(self.split, "opportunity", d.id))
         return Declaration([Target("opportunity", deals[0].id, [d.id for d in deals[1:]])],
                            [Claim(Candidate.money(total), amounts_but(others, total), "answer", "total")])
 

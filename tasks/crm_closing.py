@@ -14,7 +14,7 @@ from officegym.graders.checks import CheckResult, check, guard, nothing_else_cha
 
 from .base import Declaration, TaskInstance, TaskTemplate, ToolCall
 from .common import pick
-from .crm import COMPETITORS, allow_deal, deal_target, editor, open_deals, quoted, reads_exactly, today, your
+from .crm import COMPETITORS, allow_deal, deal_target, deals_of, editor, quoted, reads_exactly, today, your
 from .registry import register
 
 
@@ -49,8 +49,8 @@ class CloseWonDeal(TaskTemplate):
     summary = "Close a deal as won on its signing day, moving it along the sales path first."
 
     def sample(self, session, rng, instance):
-        deal = pick(rng, [d for d in open_deals(session) if d.amount_cents > 0])
-        actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
+        deal = pick(rng, [d for d in deals_of(session, self.split) if d.amount_cents > 0])
+        actor, owner = editor(session, rng, deal.owner_id, split=self.split), session.get(Person, deal.owner_id)
         signed = pick(rng, [d for d in (today(session) - timedelta(days=k) for k in range(7)) if d != deal.close_date])
         return TaskInstance(
             self.id, instance, actor.id,
@@ -81,8 +81,8 @@ class CloseLostWithReason(TaskTemplate):
     summary = "Close a deal as lost with the given loss reason (and the competitor who won it)."
 
     def sample(self, session, rng, instance):
-        deal = pick(rng, open_deals(session))
-        actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
+        deal = pick(rng, deals_of(session, self.split))
+        actor, owner = editor(session, rng, deal.owner_id, split=self.split), session.get(Person, deal.owner_id)
         reason = pick(rng, LOSS_REASONS)
         rival = pick(rng, [c for c in COMPETITORS if c != deal.competitor]) if reason == "Competitor" else ""
         why = f"Competitor (they chose {rival})" if rival else reason

@@ -16,6 +16,7 @@ from officegym.graders.statements import Candidate
 from .base import Claim, Declaration, Target, ToolCall
 from .common import pick
 from .crm import money, reads_exactly, today
+from .split import in_split, person_in
 
 PURPOSES = ["Platform Rollout", "Analytics Add-on", "Pilot", "Enterprise Upgrade", "Team Expansion", "First Order"]
 OPEN_LEAD_STATUSES = ("New", "Working", "Qualified")
@@ -24,9 +25,12 @@ CONVERSION_FIELDS = ("status", "converted_at", "converted_account_id", "converte
                      "converted_opportunity_id")
 
 
-def conversion_sample(session, rng):
-    """A convertible lead, its owner, and what the conversion must create."""
+def conversion_sample(session, rng, split: str | None = None):
+    """A convertible lead, its owner, and what the conversion must create (a lead of `split` owned by
+    someone of the split, when given: its owner converts it)."""
     leads = list(session.scalars(select(Lead).where(Lead.status.in_(OPEN_LEAD_STATUSES)).order_by(Lead.id)))
+    if split is not None:
+        leads = [lead for lead in leads if in_split(split, "lead", lead.id) and person_in(split, lead.owner_id)]
     lead = pick(rng, leads)
     into = None
     if rng.random() < 0.3:

@@ -4,7 +4,7 @@ customer's oldest urgent case."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from officegym.apps.crm import services as crm
 from officegym.apps.crm.access import scope_of
@@ -15,12 +15,13 @@ from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, nothing_else_changed
 
 from .base import Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import named, pick
-from .crm import (allow_activity, allow_deal, deal_lookalikes, editor, new_activities, open_deals,
-                  quoted, reads_exactly, your)
+from .common import named, pick, spread
+from .crm import (actable, allow_activity, allow_deal, deal_lookalikes, deals_of, editor, new_activities, open_deals,
+                  quoted, reads_exactly, sales_managers, your)
 from .crm_conversion import (conversion_checks, conversion_declaration, conversion_sample, conversion_steps,
                              conversion_text)
 from .registry import register
+from .split import in_split, person_in
 
 DISCOUNT_REASONS = ["They signed a three-year commitment", "A competitor quoted them far lower",
                     "They are a reference customer for their industry",
@@ -37,7 +38,7 @@ class ConvertLead(TaskTemplate):
     summary = "Convert a lead with an opportunity of a given amount and close date, sometimes into an existing account."
 
     def sample(self, session, rng, instance):
-        lead, into, p = conversion_sample(session, rng)
+        lead, into, p = conversion_sample(session, rng, self.split)
         text = conversion_text(lead, into, p)
         return TaskInstance(self.id, instance, lead.owner_id, f"{text[0].upper()}{text[1:]}. Change nothing else.",
                             conversion_steps(p), p)
@@ -57,8 +58,8 @@ class AddProducts(TaskTemplate):
     summary = "Add a number of units of a product to a deal at a discount within the limit."
 
     def sample(self, session, rng, instance):
-        deal = pick(rng, open_deals(session))
-        actor, owner = editor(session, rng, deal.owner_id), session.get(Person, deal.owner_id)
+        deal = pick(rng, deals_of(session, self.split))
+        actor, owner = editor(session, rng, deal.owner_id, split=self.split), session.get(Person, deal.owner_id)
         on_deal = set(session.scalars(select(LineItem.product_id).where(LineItem.opportunity_id == deal.id)))
         book = session.scalar(select(LineItem.price_book_id).where(LineItem.opportunity_id == deal.id).limit(1)) \
             or session.scalar(select(PriceBook.id).where(PriceBook.is_standard))
@@ -101,13 +102,16 @@ class AddProducts(TaskTemplate):
                     allow_deal(deal, "amount_cents", where=lambda row: row["amount_cents"] == amount)])]
 
 
-def discountable(session) -> list[LineItem]:
-    """Line items of open deals whose owner has a manager and which have no pending request."""
+def discountable(session, split: str | None = None, actor=None) -> list[LineItem]:
+    """Line items of open deals whose owner has a manager and which have no pending request (of
+    `split` only, when given, on deals whose `actor(deal)` is of the split too)."""
     pending = set(session.scalars(select(DiscountApproval.opportunity_id).where(DiscountApproval.status == "Pending")))
     deals = {d.id: d for d in open_deals(session, with_items=True) if d.id not in pending
-             and session.get(Person, d.owner_id).manager_id is not None}
+             and session.get(Person, d.owner_id).manager_id is not None
+             and (split is None or actor(d))}
     items = session.scalars(select(LineItem).where(LineItem.opportunity_id.in_(sorted(deals))).order_by(LineItem.id))
-    return [i for i in items if i.discount_bp <= DISCOUNT_LIMIT * 100]
+    return [i for i in items if i.discount_bp <= DISCOUNT_LIMIT * 100
+            and (split is None or in_split(split, "line_item", i.id))]
 
 
 @register
@@ -116,9 +120,9 @@ class RequestDiscount(TaskTemplate):
     summary = "Request a discount above the limit on one product of a deal, with the reason."
 
     def sample(self, session, rng, instance):
-        item = pick(rng, discountable(session))
+        item = pick(rng, discountable(session, self.split, lambda d: actable(session, self.split, d.owner_id)))
         deal = session.get(Opportunity, item.opportunity_id)
-        actor, owner = editor(session, rng, deal.owner_id, 0.85), session.get(Person, deal.owner_id)
+        actor, owner = editor(session, rng, deal.owner_id, 0.85, self.split), session.get(Person, deal.owner_id)
         discount, reason = pick(rng, [22, 25, 28, 30, 32, 35, 40]), pick(rng, DISCOUNT_REASONS)
         return TaskInstance(
             self.id, instance, actor.id,
@@ -152,19 +156,36 @@ class RequestDiscount(TaskTemplate):
                                                       lambda row: row["line_item_id"] == item)])]
 
 
-def _request(owner_id: int, item_id: int, discount: int, reason: str):
+def _request(owner_id: int, item_id: int, discount: int, reason: str, earlier: list[tuple] = ()):
+    """A setup step: the owner asks for a discount on the line item, after the `earlier` requests
+    (owner id, item id, discount, reason) of colleagues."""
     def run(session):
+        for requester, other, percent, why in earlier:
+            crm.request_discount(session, session.get(Person, requester), other, percent, why)
         crm.request_discount(session, session.get(Person, owner_id), item_id, discount, reason)
     return run
+
+
+def _earlier_requests(session, rng, split: str, item: LineItem) -> list[tuple]:
+    """Colleagues' requests on other deals that come first, as many as it takes (none, often) for
+    the request a task plants to get an id of the task's split (requests get ids in turn)."""
+    following = (session.scalar(select(func.max(DiscountApproval.id))) or 0) + 1
+    count = next(k for k in range(64) if in_split(split, "approval", following + k))
+    others = list({i.opportunity_id: i for i in discountable(session) if i.opportunity_id != item.opportunity_id}
+                  .values())
+    return [(session.get(Opportunity, i.opportunity_id).owner_id, i.id, pick(rng, [22, 25, 28, 30]),
+             pick(rng, DISCOUNT_REASONS)) for i in rng.sample(others, count)]
 
 
 @register
 class ApproveDiscount(TaskTemplate):
     id, apps, difficulty = "crm.approve_discount", ("crm",), 1
+    split = "test"  # the deal owner's manager decides: in the small world, the sales director of the test split
     summary = "As the manager, approve a pending discount request if it is within a threshold, else reject it."
 
     def sample(self, session, rng, instance):
-        item = pick(rng, discountable(session))
+        manager_in = lambda d: person_in(self.split, session.get(Person, d.owner_id).manager_id)  # noqa: E731
+        item = pick(rng, discountable(session, self.split, manager_in))
         deal = session.get(Opportunity, item.opportunity_id)
         owner = session.get(Person, deal.owner_id)
         discount, threshold = pick(rng, [22, 25, 28, 30, 32, 35, 40]), pick(rng, [25, 30, 35])
@@ -177,7 +198,8 @@ class ApproveDiscount(TaskTemplate):
              ToolCall("crm_approve_discount" if approve else "crm_reject_discount",
                       {"approval": Ref(0, "pending_approvals.0.id")})],
             {"item": item.id, "discount": discount, "approve": approve},
-            setup=_request(owner.id, item.id, discount, pick(rng, DISCOUNT_REASONS)))
+            setup=_request(owner.id, item.id, discount, pick(rng, DISCOUNT_REASONS),
+                           _earlier_requests(session, rng, self.split, item)))
 
     def declare(self, start, inst):
         pending = list(start.scalars(select(DiscountApproval).where(DiscountApproval.status == "Pending")
@@ -217,9 +239,15 @@ def _can_read(session, actor: Person, owner_id: int) -> bool:
     return (scope.is_admin or scope.is_sales) and scope.can_read(owner_id)
 
 
-def _urgent_cases(session, account_id: int) -> list[Case]:
+URGENT = ("High", "Urgent")
+# The priorities a question names, in its words: each world has few accounts with urgent cases.
+PRIORITY_BANDS = {URGENT: "High or Urgent priority", ("Medium", *URGENT): "Medium, High or Urgent priority"}
+
+
+def _urgent_cases(session, account_id: int, priorities=URGENT) -> list[Case]:
+    """An account's New or Working cases of these priorities, oldest first."""
     return list(session.scalars(select(Case).where(Case.account_id == account_id, Case.status.in_(("New", "Working")),
-                                                   Case.priority.in_(("High", "Urgent")))
+                                                   Case.priority.in_(tuple(priorities)))
                                 .order_by(Case.created_at, Case.id)))
 
 
@@ -227,28 +255,36 @@ def _urgent_cases(session, account_id: int) -> list[Case]:
 class EscalateCase(TaskTemplate):
     id, apps, difficulty = "crm.escalate_case", ("crm",), 2
     split = "test"
-    summary = "Escalate an account's oldest New or Working case of High or Urgent priority, with a reason."
+    summary = "Escalate an account's oldest New or Working case of High or Urgent (or Medium) priority, with a reason."
 
     def sample(self, session, rng, instance):
-        accounts = sorted({c.account_id for c in session.scalars(select(Case).where(
-            Case.status.in_(("New", "Working")), Case.priority.in_(("High", "Urgent"))))})
+        def acting(cases):  # who of the split may escalate the oldest case and reads all of them
+            owner = session.get(Person, cases[0].owner_id)
+            return [p for p in [owner, *sales_managers(session, owner)] if person_in(self.split, p.id)
+                    and all(_can_read(session, p, c.owner_id) for c in cases)]
+
+        options = []  # (account, priorities) whose oldest case is of the split
+        for band in PRIORITY_BANDS:
+            accounts = sorted({c.account_id for c in session.scalars(select(Case).where(
+                Case.status.in_(("New", "Working")), Case.priority.in_(band)))})
+            options += [(a, band) for a in accounts if acting(_urgent_cases(session, a, band))
+                        and in_split(self.split, "case", _urgent_cases(session, a, band)[0].id)]
+        (account_id, band), reason = spread([(o, r) for o in options for r in ESCALATION_REASONS], instance)
+        account, cases = session.get(Account, account_id), _urgent_cases(session, account_id, band)
         for _ in range(200):
-            account = session.get(Account, pick(rng, accounts))
-            cases = _urgent_cases(session, account.id)
-            actor = editor(session, rng, cases[0].owner_id)
-            if all(_can_read(session, actor, c.owner_id) for c in cases):
+            actor = editor(session, rng, cases[0].owner_id, split=self.split)
+            if actor in acting(cases):
                 break
-        reason = pick(rng, ESCALATION_REASONS)
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Escalate the oldest case of {account.name} that is New or Working with High or Urgent priority, "
+            f"Escalate the oldest case of {account.name} that is New or Working with {PRIORITY_BANDS[band]}, "
             f"giving the reason \"{reason}\" word for word. Change nothing else.",
             [ToolCall("crm_escalate_case", {"case": cases[0].id, "reason": reason})],
-            {"account": account.id, "reason": reason})
+            {"account": account.id, "reason": reason, "priorities": list(band)})
 
     def declare(self, start, inst):
         p = inst.params
-        target, *urgent = _urgent_cases(start, p["account"])
+        target, *urgent = _urgent_cases(start, p["account"], p.get("priorities", URGENT))
         scope = scope_of(start, start.get(Person, inst.actor_id))  # the look-alikes the actor could escalate
         others = start.scalars(select(Case).where(Case.id != target.id, Case.status.in_(("New", "Working")))
                                .order_by(Case.account_id != p["account"], Case.id))

@@ -22,6 +22,7 @@ from officegym.graders.sheets import allow_workbook_cells, cells_guard, close, v
 from .base import Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import everyone, named, pick
 from .registry import register
+from .split import in_split, person_in
 
 BUDGET_LINES = {"Software": "F", "Travel": "G", "Other": "H"}
 
@@ -73,11 +74,11 @@ def row_labelled(cells: dict, label: str, col: int = 0) -> int | None:
     return None
 
 
-def editors(session: Session, workbook: Workbook) -> list[Person]:
-    """The owner and the people a workbook is shared with as editors, by id."""
+def editors(session: Session, workbook: Workbook, split: str | None = None) -> list[Person]:
+    """The owner and the people a workbook is shared with as editors, by id (of `split`, when given)."""
     ids = {workbook.owner_id} | set(session.scalars(select(Share.person_id).where(
         Share.workbook_id == workbook.id, Share.role == "editor")))
-    return [p for p in everyone(session) if p.id in ids]
+    return [p for p in everyone(session) if p.id in ids and (split is None or person_in(split, p.id))]
 
 
 def is_number(value) -> bool:
@@ -116,6 +117,7 @@ def _budget_rows(session: Session, workbook: Workbook) -> tuple[Sheet, dict, lis
 @register
 class SetBudgetLine(TaskTemplate):
     id, apps, difficulty = "sheets.set_budget_line", ("sheets",), 1
+    split = "test"  # the Department Budgets workbook is of the test split, and so is its only editor (the CFO)
     summary = "Change one department's software, travel or other budget in the department budgets workbook."
 
     def sample(self, session, rng, instance):
@@ -125,7 +127,7 @@ class SetBudgetLine(TaskTemplate):
         old = cells[(row, "ABCDEFGH".index(letter))]
         amount = pick(rng, [a for a in (max(500, round(old * f / 500) * 500) for f in (0.8, 0.9, 1.1, 1.15, 1.25, 1.4))
                             if a != old])
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         dept = cells[(row, 0)]
         return TaskInstance(
             self.id, instance, actor.id,
@@ -160,6 +162,7 @@ class SetBudgetLine(TaskTemplate):
 @register
 class UpdateBenefitsLoad(TaskTemplate):
     id, apps, difficulty = "sheets.update_benefits_load", ("sheets",), 1
+    split = "test"  # the Department Budgets workbook is of the test split, and so is its only editor (the CFO)
     summary = "Change the benefits and payroll-tax assumption that every salary cost of the budget uses."
 
     def sample(self, session, rng, instance):
@@ -167,7 +170,7 @@ class UpdateBenefitsLoad(TaskTemplate):
         sheet = sheet_named(session, book.id, "Assumptions")
         current = round(value_of(session.get(Cell, (sheet.id, 1, 1))) * 1000)
         percent = pick(rng, [p for p in range(150, 360, 5) if p != current]) / 10
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         why = pick(rng, ["Finance revised", "The new payroll provider quoted", "The auditors set",
                          "This year's benefits renewal brings"])
         return TaskInstance(
@@ -208,7 +211,7 @@ class PlanMoreHires(TaskTemplate):
         row = pick(rng, list(range(1, row_labelled(cells, "Total"))))
         quarter, more = pick(rng, [1, 2, 3, 4]), pick(rng, [1, 2, 3])
         old = cells.get((row, quarter + 1)) or 0
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         dept = cells[(row, 0)]
         word = "hire" if more == 1 else "hires"
         return TaskInstance(
@@ -248,7 +251,8 @@ class ShareWorkbook(TaskTemplate):
     summary = "Share a workbook you own with a colleague as viewer or editor."
 
     def sample(self, session, rng, instance):
-        book = pick(rng, list(session.scalars(select(Workbook).order_by(Workbook.id))))
+        book = pick(rng, [w for w in session.scalars(select(Workbook).order_by(Workbook.id))
+                          if in_split(self.split, "workbook", w.id) and person_in(self.split, w.owner_id)])
         shared = set(session.scalars(select(Share.person_id).where(Share.workbook_id == book.id)))
         person = pick(rng, [p for p in everyone(session) if p.id != book.owner_id and p.id not in shared])
         role = pick(rng, ["viewer", "editor"])

@@ -75,6 +75,7 @@ def _money_pool(amounts, right: float) -> list[Candidate]:
 @register
 class BudgetFigure(TaskTemplate):
     id, apps, difficulty = "sheets.budget_figure", ("sheets",), 1
+    split = "test"  # the Department Budgets workbook is of the test split
     summary = "Read one department's budget figure off the department budgets workbook."
     answered = True
 
@@ -83,7 +84,7 @@ class BudgetFigure(TaskTemplate):
         cells = values(session, sheet_named(session, book.id, "Budget").id)
         row, (figure, col) = spread([(r, f) for r in range(1, row_labelled(cells, "Total")) for f in BUDGET_FIGURES],
                                     instance)
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         return TaskInstance(
             self.id, instance, actor.id,
             f"What is the {cells[(row, 0)]} department's {figure} in \"{book.title}\"? Submit the number in dollars "
@@ -121,7 +122,7 @@ class PipelineSlice(TaskTemplate):
         by, choice, weighted = spread([(b, c, w) for b in ("owner", "stage", "quarter")
                                        for c in _choices(session, book.id, b) for w in (False, True)], instance)
         what = {"owner": f"owned by {choice}", "stage": f"in {choice}", "quarter": f"expected to close in {choice}"}[by]
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         return TaskInstance(
             self.id, instance, actor.id,
             f"According to \"{book.title}\", what is the total {'weighted amount' if weighted else 'amount'} of the "
@@ -201,7 +202,7 @@ class PeopleCount(TaskTemplate):
         count = spread(sorted(questions), instance)  # each count as likely as any other
         dept, by, choice = pick(rng, questions[count])
         who = f"people in {dept}" if dept else "people in the whole company"
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         return TaskInstance(
             self.id, instance, actor.id,
             f"According to the People sheet of \"{book.title}\", how many {who} {PEOPLE_FILTERS[by](choice)}? "

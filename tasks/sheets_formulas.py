@@ -21,6 +21,7 @@ from officegym.graders.sheets import close, formulas_follow, formulas_respond
 from .base import Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import nth, pick
 from .registry import register
+from .split import in_split, person_in
 from .sheets import (a1, editors, first_sheet, money, pipeline_rows, row_labelled, sheet_guards, sheet_named, values,
                      workbook_titled)
 from .sheets_answers import METRICS, perturbed
@@ -33,9 +34,11 @@ NEW_EXPENSES = [("Travel", "Taxi to the airport", 38.5), ("Meals", "Lunch with a
                 ("Office", "Printer paper and toner", 42.9)]
 
 
-def personal_books(session) -> list[Workbook]:
-    """The seeded personal workbooks (expense reports and small budgets), by id."""
-    return [w for w in session.scalars(select(Workbook).order_by(Workbook.id)) if "—" in w.title]
+def personal_books(session, split: str | None = None) -> list[Workbook]:
+    """The seeded personal workbooks (expense reports and small budgets), by id (those of `split`
+    owned by someone of the split, when given: their owner works on them)."""
+    return [w for w in session.scalars(select(Workbook).order_by(Workbook.id)) if "—" in w.title
+            and (split is None or in_split(split, "workbook", w.id) and person_in(split, w.owner_id))]
 
 
 def expense_layout(session, workbook_id: int):
@@ -55,7 +58,7 @@ class AddExpenseRow(TaskTemplate):
     summary = "Insert an expense right below the last one and keep the total and the category totals right."
 
     def sample(self, session, rng, instance):
-        book = pick(rng, personal_books(session))
+        book = pick(rng, personal_books(session, self.split))
         sheet, cells, last, total, categories = expense_layout(session, book.id)
         category, text, amount = pick(rng, [e for e in NEW_EXPENSES if e[0] in categories])
         amount = round(amount * pick(rng, [1, 1.1, 1.25, 0.9, 1.4]), 2)
@@ -126,6 +129,7 @@ def _percent_decimals(pattern: str) -> int | None:
 @register
 class AddShareColumn(TaskTemplate):
     id, apps, difficulty = "sheets.add_share_column", ("sheets",), 2
+    split = "test"  # the Department Budgets workbook is of the test split, and so is its only editor (the CFO)
     summary = "Add a column of formulas giving each department's share of a budget total, as a percentage."
 
     def sample(self, session, rng, instance):
@@ -134,7 +138,7 @@ class AddShareColumn(TaskTemplate):
         (header, source, words), column, decimals = nth([(s, c, d) for s in SHARES for c in "KLM"
                                                             for d in (0, 1, 2)], instance)
         pattern = "0%" if not decimals else "0." + "0" * decimals + "%"
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         formulas = [[f"={source}{r}/{source}${total + 1}"] for r in range(2, total + 1)]
         return TaskInstance(
             self.id, instance, actor.id,
@@ -184,7 +188,7 @@ class AddForecastMetric(TaskTemplate):
         book = workbook_titled(session, "FY")
         row = max(r for r, _ in values(session, sheet_named(session, book.id, "Summary").id)) + 2  # 1-based
         label, formula, _ = nth(METRICS, instance)
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         return TaskInstance(
             self.id, instance, actor.id,
             f"On the Summary sheet of \"{book.title}\", add a row below the key figures labelled \"{label}\": the "
@@ -248,6 +252,7 @@ def _break_and_edit(workbook_id: int, cell: str, raw: str, edits: list[tuple[str
 @register
 class FixBrokenTotal(TaskTemplate):
     id, apps, difficulty = "sheets.fix_broken_total", ("sheets",), 3
+    split = "test"  # the Department Budgets workbook is of the test split, and so is its only editor (the CFO)
     summary = "Find the department whose budget total does not add up and fix its formula."
 
     def sample(self, session, rng, instance):
@@ -261,7 +266,7 @@ class FixBrokenTotal(TaskTemplate):
                  for r, c in spots]  # other budget lines raised or cut after the mistake
         tidied = rng.sample([r for r in range(1, total) if r != row], min(len(EARLIER_EDITS), total - 2))
         rewritten = [(a1("Budget", r, 8), pick(rng, SAME_SUMS).format(r=r + 1)) for r in sorted(tidied)]
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         return TaskInstance(
             self.id, instance, actor.id,
             f"One department's Total on the Budget sheet of \"{book.title}\" does not add up: a total must be "

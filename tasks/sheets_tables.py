@@ -17,7 +17,7 @@ from officegym.graders.checks import Allow, check, guard, listed_once, nothing_e
 from officegym.graders.sheets import close, formulas_follow
 
 from .base import Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import pick, spread
 from .registry import register
 from .sheets import (PIPELINE_COLUMNS, a1, editors, pipeline_rows, sheet_guards, sheet_named, sort_key, values,
                      workbook_titled)
@@ -89,7 +89,7 @@ class SortPipeline(TaskTemplate):
             # two keys the other sheets leave empty (G, H) would not tell a sort of the wrong sheet apart
             then = pick(rng, [o for o in SORTS if o[1] != letter and {o[1], letter} != {"G", "H"}])
             keys = [{"column": letter, "descending": descending}, {"column": then[1], "descending": then[2]}]
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         return TaskInstance(
             self.id, instance, actor.id,
             f"Sort the deals on the Pipeline sheet of \"{book.title}\" by {label} ({words}), then by {then[0]} "
@@ -152,10 +152,10 @@ class SummariseExpenses(TaskTemplate):
     summary = "Build a summary table of expenses per category on a new sheet, with live formulas."
 
     def sample(self, session, rng, instance):
-        book = pick(rng, [b for b in personal_books(session) if len(set(dict(_expenses(session, b.id)))) >= 2])
+        books = [b for b in personal_books(session, self.split) if len(set(dict(_expenses(session, b.id)))) >= 2]
+        # Every instance its own workbook, figure and tab while they last: a split has few personal workbooks.
+        book, (aggregate, words), tab = spread([(b, a, t) for b in books for a in AGGREGATES for t in TABS], instance)
         sheet, _, last, _, _ = expense_layout(session, book.id)
-        aggregate, words = pick(rng, AGGREGATES)
-        tab = pick(rng, TABS)
         return TaskInstance(
             self.id, instance, book.owner_id,
             f"In your workbook \"{book.title}\", add a sheet \"{tab}\" with a table from A1: a header row, one row "
@@ -221,7 +221,7 @@ class OwnerFilterView(TaskTemplate):
         owner = pick(rng, sorted({d[2] for d in deals}))
         stage = pick(rng, [None] + sorted({d[3] for d in deals if d[2] == owner}))  # never an empty view
         name = pick(rng, [f"{owner.split()[0]}'s deals", f"{owner} pipeline", f"Deals of {owner}"])
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         criteria = [{"column": "C", "op": "=", "value": owner}] + (
             [{"column": "D", "op": "=", "value": stage}] if stage else [])
         what = f"{owner}'s deals" + (f" in {stage}" if stage else "")

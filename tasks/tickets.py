@@ -19,11 +19,12 @@ from officegym.graders.statements import Candidate, says
 
 from . import tickets_vocab as vocab
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import named, pick
+from .common import named, pick, spread
 from .registry import register
+from .split import in_split, person_in
 from .tickets_common import (LOOKALIKES, active_sprint_of, allow_comment, allow_ticket, backlog, described,
                              ending, first_response, group_people, key_pool, links_between, new_comments,
-                             posted_once, project_id, text_pool, ticket_target, tickets_where, worker)
+                             posted_once, project_id, text_pool, ticket_target, tickets_where, worker, workers)
 
 
 @register
@@ -34,10 +35,13 @@ class AssignNewTicket(TaskTemplate):
     def sample(self, session, rng, instance):
         it = project_id(session, "IT")
         fresh = tickets_where(session, Ticket.project_id == it, Ticket.status == "New", Ticket.group_id.is_not(None))
-        ticket = pick(rng, fresh)
+        fresh = [t for t in fresh if in_split(self.split, "ticket", t.key)
+                 and any(person_in(self.split, p.id) for p in group_people(session, t.group_id))]
+        # Instances step through the tickets and their group's people: a split has few new tickets.
+        ticket, assignee = spread([(t, p) for t in fresh for p in group_people(session, t.group_id)], instance)
         group = session.get(Group, ticket.group_id)
-        assignee = pick(rng, group_people(session, group.id))
-        actor = pick(rng, [p for p in group_people(session, group.id) if p.id != assignee.id] or [assignee])
+        ours = [p for p in group_people(session, group.id) if person_in(self.split, p.id)]
+        actor = pick(rng, [p for p in ours if p.id != assignee.id] or ours)
         return TaskInstance(
             self.id, instance, actor.id,
             f"Assign {described(ticket)} to {named(session, assignee)} from the {group.name} group. Change nothing "
@@ -62,10 +66,13 @@ class AssignNewTicket(TaskTemplate):
                     was, assignee_id=p["assignee"], status="Assigned"))])]
 
 
-def _ongoing(session, key: str, statuses=("Assigned", "In Progress")) -> list[Ticket]:
+def _ongoing(session, key: str, statuses=("Assigned", "In Progress"), split: str | None = None) -> list[Ticket]:
+    """A project's assigned tickets in these statuses, Problems aside (of `split`, assigned to
+    someone of the split, when given)."""
     pid = project_id(session, key)
     return [t for t in tickets_where(session, Ticket.project_id == pid, Ticket.status.in_(statuses),
-                                     Ticket.assignee_id.is_not(None)) if t.type != "Problem"]
+                                     Ticket.assignee_id.is_not(None)) if t.type != "Problem"
+            and (split is None or in_split(split, "ticket", t.key) and person_in(split, t.assignee_id))]
 
 
 @register
@@ -74,9 +81,11 @@ class ResolveWithReply(TaskTemplate):
     summary = "Resolve a ticket assigned to you with a given resolution and a public reply to the reporter."
 
     def sample(self, session, rng, instance):
-        ticket = pick(rng, _ongoing(session, "IT"))
+        # Instances step through the tickets and resolutions: a split has few tickets in progress.
+        ticket, resolution = spread([(t, r) for t in _ongoing(session, "IT", split=self.split)
+                                     for r in ("Fixed", "Workaround")], instance)
         actor = session.get(Person, ticket.assignee_id)
-        resolution, reply = pick(rng, ["Fixed", "Workaround"]), pick(rng, vocab.REPLIES)
+        reply = pick(rng, vocab.REPLIES)
         return TaskInstance(
             self.id, instance, actor.id,
             f"Resolve {described(ticket)} as {resolution}, telling the reporter in one public comment, word for "
@@ -114,10 +123,11 @@ class RaiseIncidentImpact(TaskTemplate):
         pid = project_id(session, "IT")
         incidents = [t for t in tickets_where(session, Ticket.project_id == pid, Ticket.type == "Incident")
                      if workflow.is_open(t.status)]
-        ticket = pick(rng, incidents)
+        ticket = pick(rng, [t for t in incidents if in_split(self.split, "ticket", t.key)
+                            and workers(session, t, also=incidents, split=self.split)])
         impact, urgency = pick(rng, [(i, u) for i in ("High", "Medium", "Low") for u in ("High", "Medium", "Low")
                                      if (i, u) != (ticket.impact, ticket.urgency)])
-        actor = worker(session, rng, ticket, also=incidents)
+        actor = worker(session, rng, ticket, also=incidents, split=self.split)
         return TaskInstance(
             self.id, instance, actor.id,
             f"New information on {described(ticket)}: set its impact to {impact} and its urgency to {urgency}. "
@@ -148,8 +158,8 @@ class AskReporter(TaskTemplate):
     summary = "Ask a ticket's reporter a question, note your suspicion internally, and wait on the customer."
 
     def sample(self, session, rng, instance):
-        ticket = pick(rng, [t for t in _ongoing(session, "IT", ("In Progress",)) + _ongoing(
-            session, "LEGAL", ("In Progress",)) if t.reporter_id != t.assignee_id])
+        ticket = pick(rng, [t for t in _ongoing(session, "IT", ("In Progress",), self.split) + _ongoing(
+            session, "LEGAL", ("In Progress",), self.split) if t.reporter_id != t.assignee_id])
         actor = session.get(Person, ticket.assignee_id)
         question, note = pick(rng, vocab.QUESTIONS), pick(rng, vocab.NOTES)
         reporter = session.get(Person, ticket.reporter_id)
@@ -192,10 +202,12 @@ class PlanAndStart(TaskTemplate):
 
     def sample(self, session, rng, instance):
         sprint = active_sprint_of(session, "ENG")
-        ticket = pick(rng, backlog(session, sprint.project_id))
-        actor = pick(rng, list(session.scalars(select(Person).where(
-            Person.department_id == ticket.project.department_id, Person.id != ticket.assignee_id)
-            .order_by(Person.id))))
+        people = lambda t: [p for p in session.scalars(select(Person).where(  # noqa: E731
+            Person.department_id == t.project.department_id, Person.id != t.assignee_id)
+            .order_by(Person.id)) if person_in(self.split, p.id)]
+        # Instances step through the tickets and who takes them: a split has few backlog tickets.
+        ticket, actor = spread([(t, p) for t in backlog(session, sprint.project_id)
+                                if in_split(self.split, "ticket", t.key) for p in people(t)], instance)
         return TaskInstance(
             self.id, instance, actor.id,
             f"Pull {described(ticket)} into the active sprint, assign it to yourself and start progress on it. "
@@ -233,11 +245,13 @@ class RecordBlocker(TaskTemplate):
         work = [t for t in tickets_where(session, Ticket.project_id == pid, Ticket.type != "Sub-task")
                 if workflow.is_open(t.status)]
         linked = {(s, d) for s, d in session.execute(select(Link.source_id, Link.target_id))}
+        blockers = [t for t in work if in_split(self.split, "ticket", t.key) and workers(session, t, split=self.split)]
         for _ in range(200):
-            first, second = rng.sample(work, 2)
+            first = pick(rng, blockers)
+            second = pick(rng, [t for t in work if t.id != first.id])
             if (first.id, second.id) not in linked and (second.id, first.id) not in linked:
                 break
-        actor = worker(session, rng, first)
+        actor = worker(session, rng, first, split=self.split)
         return TaskInstance(
             self.id, instance, actor.id,
             f"{described(second)} cannot be finished before {described(first)} is done. Record that in the "

@@ -18,8 +18,9 @@ from officegym.graders.checks import nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import evenly, other_counts, pick
+from .common import evenly, nth, other_counts, pick
 from .registry import register
+from .split import in_split, person_in
 from .tickets_common import LOOKALIKES, group_people, project_id, tickets_where
 
 
@@ -27,10 +28,11 @@ def _count_claim(expected: int) -> Claim:
     return Claim(Candidate.text(str(expected)), other_counts(expected), "answer", "count")
 
 
-def _asked_about(counted: list[Ticket], queue: list[Ticket]) -> Target:
-    """The tickets a count is about: the first counted one (or of the queue, when none counts), with
-    the rest of the queue as look-alikes."""
-    first = (counted or queue)[0]
+def _asked_about(counted: list[Ticket], queue: list[Ticket], split: str) -> Target:
+    """The tickets a count is about: the first counted one of the template's split (the count reads
+    tickets of both splits; else the first counted one, or of the queue when none counts), with the
+    rest of the queue as look-alikes."""
+    first = next((t for t in counted if in_split(split, "ticket", t.key)), None) or (counted or queue)[0]
     return Target("ticket", first.key, [t.key for t in queue if t.id != first.id][:LOOKALIKES])
 
 
@@ -68,13 +70,18 @@ class BreachedSlaCount(TaskTemplate):
     answered = True
 
     def sample(self, session, rng, instance):
-        questions = []  # (group, clock, type, count): only those whose answer is at least 1
+        questions = []  # (group, clock, type, count): those whose answer is at least 1, counting a ticket of the split
         for group in session.scalars(select(Group).order_by(Group.id)):
-            counts = _breach_counts(session, group.id) if group_people(session, group.id) else {}
+            ours = [p for p in group_people(session, group.id) if person_in(self.split, p.id)]
+            counts = _breach_counts(session, group.id) if ours else {}
             questions += [(group, name, kind, counts[(name, kind)]) for name in CLOCKS for kind in KINDS
-                          if counts.get((name, kind))]
+                          if counts.get((name, kind)) and any(in_split(self.split, "ticket", t.key) for t in
+                                                              _breached(session, group.id, name, kind))]
         group, clock_name, kind, count = evenly(rng, instance, questions, lambda q: q[3])
-        actor = pick(rng, group_people(session, group.id))
+        # The group's people ask in turn: each answer comes up once per round of the answers, so a
+        # question asked again is asked by someone else.
+        actor = nth([p for p in group_people(session, group.id) if person_in(self.split, p.id)],
+                    instance // len({q[3] for q in questions}))
         words = "resolution" if clock_name == "Time to resolution" else "first-response"
         what = {None: "tickets", "Incident": "incidents", "Service Request": "service requests"}[kind]
         return TaskInstance(
@@ -90,7 +97,7 @@ class BreachedSlaCount(TaskTemplate):
         breached = _breached(start, p["group"], p["clock"], p["kind"])
         queue = tickets_where(start, Ticket.group_id == p["group"])
         queue = [t for t in queue if workflow.is_open(t.status)] or queue
-        return Declaration([_asked_about(breached, queue)], [_count_claim(len(breached))])
+        return Declaration([_asked_about(breached, queue, self.split)], [_count_claim(len(breached))])
 
     def check(self, ctx, inst):
         expected = int(self.declare(ctx.start, inst).claims[0].right.label)
@@ -111,12 +118,14 @@ class OpenWorkCount(TaskTemplate):
     def sample(self, session, rng, instance):
         components = list(session.scalars(select(Component).where(Component.project_id.in_(
             [project_id(session, "ENG"), project_id(session, "SOPS")])).order_by(Component.id)))
-        questions = [(c, kind, len(_component_work(session, c.id, kind))) for c in components
+        questions = [(c, kind, _component_work(session, c.id, kind)) for c in components
                      for kind in ("Bug", "Story", "Task", "Sub-task")]
-        component, kind, count = evenly(rng, instance, [q for q in questions if q[2]], lambda q: q[2])
+        questions = [(c, kind, len(work)) for c, kind, work in questions  # about a ticket of the split
+                     if any(in_split(self.split, "ticket", t.key) for t in work)]
+        component, kind, count = evenly(rng, instance, questions, lambda q: q[2])
         department = session.get(Project, component.project_id).department_id
-        actor = pick(rng, list(session.scalars(select(Person).where(Person.department_id == department)
-                                               .order_by(Person.id))))
+        actor = pick(rng, [p for p in session.scalars(select(Person).where(Person.department_id == department)
+                                                      .order_by(Person.id)) if person_in(self.split, p.id)])
         key = "ENG" if component.project_id == project_id(session, "ENG") else "SOPS"
         plural = {"Bug": "bugs", "Story": "stories", "Task": "tasks", "Sub-task": "sub-tasks"}[kind]
         return TaskInstance(
@@ -133,7 +142,7 @@ class OpenWorkCount(TaskTemplate):
         counted = _component_work(start, p["component"], p["kind"])
         project = start.get(Component, p["component"]).project_id
         queue = sorted(tickets_where(start, Ticket.project_id == project), key=lambda t: (t.type != p["kind"], t.id))
-        return Declaration([_asked_about(counted, queue)], [_count_claim(len(counted))])
+        return Declaration([_asked_about(counted, queue, self.split)], [_count_claim(len(counted))])
 
     def check(self, ctx, inst):
         expected = int(self.declare(ctx.start, inst).claims[0].right.label)

@@ -22,6 +22,7 @@ from officegym.graders.statements import Candidate
 
 from .base import Lookalikes, Target
 from .common import pick
+from .split import person_in
 
 LOOKALIKES = 20  # look-alike tickets a declaration names at most
 
@@ -47,17 +48,25 @@ def group_named(session: Session, name: str) -> Group | None:
     return session.scalar(select(Group).where(Group.name == name))
 
 
-def worker(session: Session, rng, ticket: Ticket, exclude: tuple[int, ...] = (), also=None) -> Person:
+def worker(session: Session, rng, ticket: Ticket, exclude: tuple[int, ...] = (), also=None,
+           split: str | None = None) -> Person:
     """Someone who works the ticket: its assignee, a member of its group or an agent of the project
-    (when `also` lists other tickets, someone who works one of them too)."""
+    (when `also` lists other tickets, someone who works one of them too; of `split` only, when given)."""
+    return pick(rng, workers(session, ticket, exclude, also, split))
+
+
+def workers(session: Session, ticket: Ticket, exclude: tuple[int, ...] = (), also=None,
+            split: str | None = None) -> list[Person]:
+    """Who `worker` draws from (none when the split has nobody to work the ticket)."""
+    ours = lambda p: p.id not in exclude and (split is None or person_in(split, p.id))  # noqa: E731
     pool = ([session.get(Person, ticket.assignee_id)] if ticket.assignee_id else []) + (
         group_people(session, ticket.group_id) if ticket.group_id else [])
-    pool = [p for p in pool if p.id not in exclude and is_worker(session, p, ticket)
+    pool = [p for p in pool if ours(p) and is_worker(session, p, ticket)
             and (also is None or any(is_worker(session, p, t) for t in also if t.id != ticket.id))]
     if not pool:
         pool = [p for p in session.scalars(select(Person).where(Person.department_id == ticket.project.department_id)
-                                           .order_by(Person.id)) if p.id not in exclude]
-    return pick(rng, pool)
+                                           .order_by(Person.id)) if ours(p)]
+    return pool
 
 
 def ticket_target(session: Session, ticket: Ticket, actor_id: int, *conditions, first=None, exclude=()) -> Target:

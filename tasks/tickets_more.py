@@ -21,6 +21,7 @@ from . import tickets_vocab as vocab
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import named, pick
 from .registry import register
+from .split import in_split, person_in
 from .tickets_common import (LOOKALIKES, active_sprint_of, allow_comment, allow_ticket, backlog, described, ending,
                              first_response, group_people, links_between, posted_once, project_id, same_text,
                              text_pool, ticket_target, tickets_where)
@@ -42,10 +43,12 @@ class BreakIntoSubtasks(TaskTemplate):
     def sample(self, session, rng, instance):
         pid = project_id(session, "ENG")
         stories = [t for t in tickets_where(session, Ticket.project_id == pid, Ticket.type == "Story")
-                   if workflow.is_open(t.status) and len(_team_of(session, t)) >= 2]
+                   if workflow.is_open(t.status) and len(_team_of(session, t)) >= 2
+                   and in_split(self.split, "ticket", t.key)
+                   and any(person_in(self.split, p.id) for p in _team_of(session, t))]
         story = pick(rng, stories)
         team = _team_of(session, story)
-        actor = pick(rng, team)
+        actor = pick(rng, [p for p in team if person_in(self.split, p.id)])
         chosen = rng.sample(vocab.SUBTASKS, rng.choice((2, 3)))
         people = [pick(rng, team) for _ in chosen]
         listing = "; ".join(f"\"{s}\" for {named(session, p)}" for s, p in zip(chosen, people))
@@ -119,9 +122,10 @@ class CloseDuplicates(TaskTemplate):
         # The new tickets have no assignment group yet: only the project's own agents (its department)
         # can see and close them, so the actor is one of those who also work the incident, if any do.
         department = original.project.department_id
-        actor = pick(rng, [p for p in group_people(session, original.group_id) if p.department_id == department]
-                     or list(session.scalars(select(Person).where(Person.department_id == department)
-                                             .order_by(Person.id))))
+        actor = pick(rng, [p for p in group_people(session, original.group_id) if p.department_id == department
+                           and person_in(self.split, p.id)]
+                     or [p for p in session.scalars(select(Person).where(Person.department_id == department)
+                                                    .order_by(Person.id)) if person_in(self.split, p.id)])
         first = original.project.next_number
         keys = [f"IT-{first + k}" for k in range(count)]
         steps = []
@@ -186,7 +190,8 @@ class RollSprint(TaskTemplate):
         sprint = active_sprint_of(session, "ENG")
         upcoming = session.scalar(select(Sprint).where(Sprint.project_id == sprint.project_id, Sprint.state == "future")
                                   .order_by(Sprint.id))
-        extras = sorted(rng.sample(backlog(session, sprint.project_id), rng.choice((1, 2))), key=lambda t: t.id)
+        ours = [t for t in backlog(session, sprint.project_id) if in_split(self.split, "ticket", t.key)]
+        extras = sorted(rng.sample(ours, rng.choice((1, 2))), key=lambda t: t.id)
         end = clock.now(session).date() + timedelta(days=rng.randint(9, 16))
         lead = session.get(Person, sprint_lead(session, sprint))
         return TaskInstance(
@@ -245,14 +250,14 @@ class HandIncidentOver(TaskTemplate):
         pid = project_id(session, "IT")
         incidents = [t for t in tickets_where(session, Ticket.project_id == pid, Ticket.type == "Incident",
                                               Ticket.group_id.in_([g.id for g in groups]))
-                     if workflow.is_open(t.status)]
+                     if workflow.is_open(t.status) and in_split(self.split, "ticket", t.key)]
         ticket = pick(rng, incidents)
         target = pick(rng, [g for g in groups if g.id != ticket.group_id])
         person = pick(rng, group_people(session, target.id))
         # The service desk (the project's agents) moves tickets between groups; a member of the old group
         # could not touch the ticket once it has left.
-        actor = pick(rng, list(session.scalars(select(Person).where(
-            Person.department_id == ticket.project.department_id).order_by(Person.id))))
+        actor = pick(rng, [p for p in session.scalars(select(Person).where(
+            Person.department_id == ticket.project.department_id).order_by(Person.id)) if person_in(self.split, p.id)])
         note = pick(rng, vocab.NOTES)
         return TaskInstance(
             self.id, instance, actor.id,

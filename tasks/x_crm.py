@@ -17,7 +17,7 @@ from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.statements import Candidate, amounts_written, stated
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .chat import _post, _steps
+from .chat import _background, _post, _steps
 from .common import channel_named, find_message, member_ids, named, pick, top_level_messages
 from .crm import (allow_activity, allow_deal, amounts_but, deal_lookalikes, money, new_activities, open_deals,
                   quoted, reads_exactly, sales_managers, sales_people)
@@ -25,6 +25,7 @@ from .crm_closing import moves_to_won, won_along_the_path
 from .crm_conversion import (conversion_checks, conversion_declaration, conversion_sample, conversion_steps,
                              conversion_text)
 from .registry import register
+from .split import in_split, person_in
 
 VERBAL_YES = "Verbal yes from the customer"
 NOTE_SUBJECTS = [VERBAL_YES, "Order form signed", "Customer asked for more time", "Pricing approved by finance",
@@ -51,7 +52,8 @@ class CloseWonAnnouncedDeal(TaskTemplate):
             return [m for m in sales_managers(session, owner) if m.id in inside] or \
                 [m for m in chain if m.id in inside][:1]
 
-        options = [d for d in open_deals(session, with_items=False) if d.owner_id in inside and bosses(d)]
+        options = [d for d in open_deals(session, with_items=False) if d.owner_id in inside and bosses(d)
+                   and in_split(self.split, "opportunity", d.id) and person_in(self.split, d.owner_id)]
         unique = [d for d in options if open_by_account[d.account_id] == 1]
         deal = pick(rng, unique or options)
         owner = session.get(Person, deal.owner_id)
@@ -76,7 +78,8 @@ class CloseWonAnnouncedDeal(TaskTemplate):
              ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "note",
                                            "subject": VERBAL_YES})],
             {"deal": deal.id, "amount": amount, "boss": boss.id, "text": text},
-            setup=_steps(_post(boss.id, deals_channel.id, text), _post(other.owner_id, deals_channel.id, decoy)))
+            setup=_steps(_background(session, rng, self.split, 0, (owner, boss, other.owner_id)),
+                         _post(boss.id, deals_channel.id, text), _post(other.owner_id, deals_channel.id, decoy)))
 
     def declare(self, start, inst):
         p = inst.params
@@ -116,7 +119,7 @@ class ConvertDmLead(TaskTemplate):
     summary = "A colleague asks by direct message to convert a lead; do it as described."
 
     def sample(self, session, rng, instance):
-        lead, into, p = conversion_sample(session, rng)
+        lead, into, p = conversion_sample(session, rng, self.split)
         owner = session.get(Person, lead.owner_id)
         colleague = pick(rng, sales_managers(session, owner) or [q for q in sales_people(session) if q.id != owner.id])
         text = f"Hi @{owner.handle}, good news: please {conversion_text(lead, into, p)}. Thanks!"
@@ -125,7 +128,8 @@ class ConvertDmLead(TaskTemplate):
             f"{named(session, colleague)} sent you a direct message about one of your leads. Do what they "
             "ask in the CRM, and change nothing else (no reply is needed).",
             conversion_steps(p), {**p, "colleague": colleague.id, "text": text},
-            setup=_dm(colleague.id, owner.id, text))
+            setup=_steps(_background(session, rng, self.split, 0, (owner, colleague)),
+                         _dm(colleague.id, owner.id, text)))
 
     def declare(self, start, inst):
         return conversion_declaration(start, inst.params)
@@ -159,9 +163,11 @@ class DealQuestionAnswer(TaskTemplate):
     answered = True
 
     def sample(self, session, rng, instance):
-        message, account, cents = pick(rng, _announcements(session))
+        message, account, cents = pick(rng, [a for a in _announcements(session)
+                                             if in_split(self.split, "message", a[0].id)])
         author = session.get(Person, message.author_id)
-        actor = session.get(Person, pick(rng, sorted(member_ids(session, message.channel_id) - {author.id})))
+        actor = session.get(Person, pick(rng, sorted(i for i in member_ids(session, message.channel_id) - {author.id}
+                                                     if person_in(self.split, i))))
         return TaskInstance(
             self.id, instance, actor.id,
             f"{named(session, author)} posted an update about {account} in #deals. What amount did they "

@@ -19,12 +19,13 @@ from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .chat import _post
+from .chat import _background, _post, _steps
 from .common import (added_messages, allow_posts, channel_named, channels_of, everyone, find_message, member_ids,
                      named, people_except, pick, spread, top_level_messages)
 from .crm import amounts_but, money, sales_people
 from .crm_answers import _periods, accounts_but, biggest, deals_seen
 from .registry import register
+from .split import person_in
 
 CASE_SCOPES = [("region",), ("industry",), ("size",), ("region", "industry")]
 
@@ -76,7 +77,8 @@ class MostOpenCasesOwnerThread(TaskTemplate):
     summary = "Answer in a thread which account has the most open cases and who owns it."
 
     def sample(self, session, rng, instance):
-        readers = [p for p in everyone(session) if (lambda s: s.is_admin or s.is_sales)(scope_of(session, p))]
+        readers = [p for p in everyone(session) if (lambda s: s.is_admin or s.is_sales)(scope_of(session, p))
+                   and person_in(self.split, p.id)]
         for _ in range(500):
             actor = pick(rng, readers)
             places = [c for c in channels_of(session, actor.id) if len(member_ids(session, c.id)) >= 3]
@@ -99,7 +101,7 @@ class MostOpenCasesOwnerThread(TaskTemplate):
                                             "text": f"{leader.name}, owned by "
                                                     f"{session.get(Person, leader.owner_id).name}."})],
             {"asker": asker.id, "channel": channel.id, "text": text, "scope": scope},
-            setup=_post(asker.id, channel.id, text))
+            setup=_steps(_background(session, rng, self.split, 0, (actor, asker)), _post(asker.id, channel.id, text)))
 
     def declare(self, start, inst):
         p = inst.params
@@ -148,7 +150,7 @@ class AnnounceBiggestDeal(TaskTemplate):
 
     def sample(self, session, rng, instance):
         inside = member_ids(session, channel_named(session, "deals").id)
-        people = [p for p in sales_people(session) if p.id in inside]
+        people = [p for p in sales_people(session) if p.id in inside and person_in(self.split, p.id)]
         for _ in range(500):
             actor = pick(rng, people)
             options = biggest_deals(session, actor)

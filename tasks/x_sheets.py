@@ -19,8 +19,9 @@ from officegym.graders.checks import Allow, check, listed_once, nothing_else_cha
 from officegym.graders.sheets import allow_workbook_cells, cells_guard, close, formulas_follow
 
 from .base import Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick
+from .common import pick, spread
 from .registry import register
+from .split import person_in
 from .sheets import a1, editors, is_number, row_labelled, sheet_guards, sheet_named, values, workbook_titled
 from .sheets_formulas import EXCEL_EPOCH
 from .tickets import project_id, tickets_where
@@ -62,7 +63,7 @@ class ForecastClosedWon(TaskTemplate):
         negotiating = list(session.scalars(select(Opportunity).where(Opportunity.stage == "Negotiation")
                                            .order_by(Opportunity.id)))
         picked = sorted(rng.sample(negotiating, min(len(negotiating), pick(rng, [1, 2, 2, 3]))), key=lambda d: d.id)
-        actor = pick(rng, editors(session, book))
+        actor = pick(rng, editors(session, book, self.split))
         _, at = _won_rows(session, book.id)
         today = clock.now(session).date().isoformat()
         rows = [[d.account.name, d.name, session.get(Person, d.owner_id).name, d.amount_cents / 100, today]
@@ -141,10 +142,14 @@ class OpenIncidentsTable(TaskTemplate):
 
     def sample(self, session, rng, instance):
         it = project_id(session, "IT")
-        agents = list(session.scalars(select(Person).join(Department, Person.department_id == Department.id)
-                                      .where(Department.name == "IT").order_by(Person.id)))
-        actor, title = pick(rng, agents), pick(rng, TABLE_TITLES)
-        header = pick(rng, [["Group", "Open incidents"], ["Assignment group", "Incidents"], ["Group", "Count"]])
+        agents = [p for p in session.scalars(select(Person).join(Department, Person.department_id == Department.id)
+                                      .where(Department.name == "IT").order_by(Person.id))
+                  if person_in(self.split, p.id)]
+        actor = pick(rng, agents)
+        # Instances step through the titles and headers: a split has few IT agents to ask.
+        title, header = spread([(t, h) for t in TABLE_TITLES for h in (["Group", "Open incidents"],
+                                                                       ["Assignment group", "Incidents"],
+                                                                       ["Group", "Count"])], instance)
         counts = open_incidents_by_group(session)
         return TaskInstance(
             self.id, instance, actor.id,

@@ -15,8 +15,9 @@ from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .chat import _post, _steps
-from .common import added_messages, allow_new_conversation, allow_posts, channel_named, pick
+from .common import added_messages, allow_new_conversation, allow_posts, channel_named, pick, spread
 from .registry import register
+from .split import in_split, person_in
 from .sheets import row_labelled, sheet_named, values, workbook_titled
 from .tickets import allow_ticket, group_people, tickets_where
 
@@ -49,11 +50,12 @@ def _hire(name: str, title: str, dept_name: str):
 @register
 class ShareBudgetNewHire(TaskTemplate):
     id, apps, difficulty = "x.share_budget_new_hire", ("chat", "sheets"), 2
+    split = "test"  # the Department Budgets workbook is of the test split, and so is its owner (the CFO)
     summary = "Share the budget with the new Finance hire welcomed in #general and tell them by direct message."
 
     def sample(self, session, rng, instance):
         book = workbook_titled(session, "Department Budgets")
-        owner = session.get(Person, book.owner_id)
+        owner = pick(rng, [p for p in [session.get(Person, book.owner_id)] if person_in(self.split, p.id)])
         general = channel_named(session, "general")
         taken = set(session.scalars(select(Person.name))) | set(session.scalars(select(Person.handle)))
         hire, decoy = rng.sample([n for n in NEW_HIRES if n not in taken and hire_handle(n) not in taken], 2)
@@ -131,16 +133,20 @@ class AssignOnCall(TaskTemplate):
         book = workbook_titled(session, "On-call Rota")
         header = values(session, sheet_named(session, book.id, "Rota").id)
         groups = [v for (r, c), v in sorted(header.items()) if r == 0 and c > 0]
+        ours = lambda group: [p for p in group_people(session, group.id) if person_in(self.split, p.id)]  # noqa: E731
         options = []
         for name in groups:
             group, person = session.scalar(select(Group).where(Group.name == name)), on_call_this_week(session, name)
             if person is None:
                 continue
             for ticket in tickets_where(session, Ticket.group_id == group.id):
-                if workflow.is_open(ticket.status) and ticket.assignee_id != person.id and ticket.type != "Problem":
+                if workflow.is_open(ticket.status) and ticket.assignee_id != person.id and ticket.type != "Problem" \
+                        and in_split(self.split, "ticket", ticket.key) and ours(group):
                     options.append((ticket, group, person))
-        ticket, group, person = pick(rng, options)
-        actor = pick(rng, [p for p in group_people(session, group.id) if p.id != person.id] or [person])
+        # Instances step through the tickets and who assigns them: a split has few of both.
+        (ticket, group, person), actor = spread([(o, p) for o in options
+                                                 for p in [q for q in ours(o[1]) if q.id != o[2].id] or ours(o[1])],
+                                                instance)
         return TaskInstance(
             self.id, instance, actor.id,
             f"{ticket.key} (\"{ticket.summary}\") needs an owner: assign it to whoever the On-call Rota workbook "

@@ -17,7 +17,9 @@ from officegym.graders.statements import Candidate, says
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from . import tickets_vocab as vocab
 from .common import added_messages, named, allow_posts, channel_named, find_message, member_ids, pick, top_level_messages
+from .chat import _background, _steps
 from .registry import register
+from .split import person_in
 from .tickets_common import (added_tickets, allow_comment, allow_new_ticket, allow_ticket, ending, group_named,
                              group_people, key_pool, next_key, posted_once, text_pool, ticket_by_key, ticket_target)
 
@@ -49,7 +51,8 @@ class TriageReportedIncident(TaskTemplate):
         problems = [p for p in vocab.PROBLEMS if group_named(session, _group_for(p[3])) is not None]
         text, impact, urgency, owner = pick(rng, problems)
         support = group_named(session, "IT Support")
-        actor = pick(rng, [p for p in group_people(session, support.id) if p.id in inside])
+        actor = pick(rng, [p for p in group_people(session, support.id)
+                           if p.id in inside and person_in(self.split, p.id)])
         it_dept = actor.department_id
         reporter, other = rng.sample([p for p in session.scalars(select(Person).order_by(Person.id))
                                       if p.id in inside and p.department_id != it_dept], 2)
@@ -68,7 +71,8 @@ class TriageReportedIncident(TaskTemplate):
                                             "text": f"Filed as {next_key(session, 'IT')}, thanks!"})],
             {"reporter": reporter.id, "channel": it_help.id, "text": text, "impact": impact, "urgency": urgency,
              "group": group},
-            setup=_posts(it_help.id, (other.id, decoy), (reporter.id, text)))
+            setup=_steps(_background(session, rng, self.split, 1, (actor, reporter, other)),
+                         _posts(it_help.id, (other.id, decoy), (reporter.id, text))))
 
     def declare(self, start, inst):
         p = inst.params
@@ -120,9 +124,12 @@ class ResolveAnnouncedIncident(TaskTemplate):
     def sample(self, session, rng, instance):
         channel = channel_named(session, "incidents")
         inside = member_ids(session, channel.id)
-        groups = [g for g in session.scalars(select(Group).where(Group.on_call.is_(True)).order_by(Group.id))]
+        ours = lambda group: [p for p in group_people(session, group.id) if p.id in inside  # noqa: E731
+                              and person_in(self.split, p.id)]
+        groups = [g for g in session.scalars(select(Group).where(Group.on_call.is_(True)).order_by(Group.id))
+                  if ours(g)]
         group = pick(rng, groups)
-        actor = pick(rng, [p for p in group_people(session, group.id) if p.id in inside])
+        actor = pick(rng, ours(group))
         reporter = pick(rng, [p for p in group_people(session, group.id) if p.id != actor.id] or [actor])
         summary = pick(rng, vocab.INCIDENTS)
         cause = pick(rng, vocab.CAUSES)

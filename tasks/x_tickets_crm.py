@@ -17,10 +17,11 @@ from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from . import tickets_vocab as vocab
-from .common import added_messages, allow_posts, channel_named, channels_of, member_ids, pick
+from .common import added_messages, allow_posts, channel_named, channels_of, member_ids, pick, spread
 from .crm import open_deals
 from .crm_answers import _periods
 from .registry import register
+from .split import in_split, person_in
 from .tickets_common import (LOOKALIKES, added_tickets, allow_new_ticket, key_pool, next_key, project_id, same_text,
                              text_pool)
 
@@ -32,11 +33,12 @@ class EscalateCaseToTicket(TaskTemplate):
 
     def sample(self, session, rng, instance):
         cases = list(session.scalars(select(Case).where(Case.status.in_(("New", "Working"))).order_by(Case.id)))
-        case = pick(rng, cases)
+        cases = [c for c in cases if in_split(self.split, "case", c.id) and person_in(self.split, c.owner_id)]
+        # Instances step through the cases and the reasons: a split has few open cases.
+        case, reason = spread([(c, r) for c in cases for r in vocab.REASONS], instance)
         owner = session.get(Person, case.owner_id)
         account = session.get(Account, case.account_id)
         summary = f"{account.name}: {case.subject}"
-        reason = pick(rng, vocab.REASONS)
         return TaskInstance(
             self.id, instance, owner.id,
             f"Your CRM case \"{case.subject}\" for {account.name} needs engineering. File one Bug in the ENG project "
@@ -102,7 +104,7 @@ class LegalReviewForBiggestDeal(TaskTemplate):
             for deal in _deals_closing(session, first, last):
                 by_owner.setdefault(deal.owner_id, []).append(deal)
             choices += [(owner, label, first, last) for owner, deals in sorted(by_owner.items())
-                        if owner in inside and _unique_top(deals) is not None]
+                        if owner in inside and _unique_top(deals) is not None and person_in(self.split, owner)]
         owner_id, label, first, last = pick(rng, choices)
         owner = session.get(Person, owner_id)
         deal = _unique_top([d for d in _deals_closing(session, first, last) if d.owner_id == owner_id])
