@@ -1,0 +1,251 @@
+"""A customer's service credit for last month's outages, asked for by a customer success manager: the
+handbook's rule gives the amount (5% of the month's fee for each Highest incident not resolved within
+4 hours, at most 25%; an earlier month's incident does not count), the approver follows from the
+account's credits over twelve months (one noted on the account, one on a billing case of it), the
+invoice number is known to a colleague in Accounting, the approver (a colleague) approves when
+asked, and the request is written as a note in the CRM with the amount, the invoice, why, and the
+approver's name."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from officegym import clock
+from officegym.apps.chat.models import Channel
+from officegym.apps.crm import services as crm
+from officegym.apps.crm.models import Account, Case
+from officegym.apps.org.models import Department, Person, Team
+from officegym.apps.tickets import services as tickets
+from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.statements import Candidate, says
+
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import added_messages, allow_posts, named, pick
+from .crm import money, today
+from .handbook import read_rule
+from .registry import register
+from .split import in_split, person_in
+from .tickets_common import group_named, group_people
+from .w_deals import allow_asking, ask, dm_name, dm_step, note_step, setup_of
+
+CREDITS = "Refunds and credits"
+TIERS = ("manager", "Customer Success", "Finance")  # who approves: up to $1,000, to $10,000, above
+# (credit range, earlier credit within twelve months, older credit) in dollars, by tier
+RANGES = {"manager": ((300, 700), (100, 250), (500, 900)), "Customer Success": ((700, 950), (300, 600), (9000, 9900)),
+          "Finance": ((8500, 9900), (1000, 2500), (500, 2000))}
+WHYS = ["the January data export failures", "the onboarding delays in December", "a billing error in the autumn"]
+COUNTS = (1, 2, 3, 6)  # Highest incidents not resolved within 4 hours; six reach the 25% cap
+CAP = 5  # incidents the cap allows: 5 x 5% = 25% of the fee
+PROBLEMS = ["Dashboard will not load", "API returns 503 errors", "Logins fail with SSO", "Reports time out",
+            "Sync jobs stuck", "Webhooks not delivered", "Exports fail", "Search returns nothing", "Uploads time out"]
+
+
+def _chief(session: Session, title: str) -> Person:
+    """The person with this exact title."""
+    return session.scalar(select(Person).where(Person.title == title).order_by(Person.id))
+
+
+def approvers(session: Session, owner: Person) -> dict[str, Person]:
+    """The approver of each tier for an account owned by `owner`."""
+    return {"manager": session.get(Person, owner.manager_id),
+            "Customer Success": _chief(session, "VP of Customer Success"),
+            "Finance": _chief(session, "Chief Financial Officer")}
+
+
+def _incident(reporter_id: int, fixer_id: int, owner_id: int, account: str, start: datetime, hours: float,
+              urgency: str, summary: str):
+    """A setup step: an outage the customer reported, resolved `hours` later, with the owner watching."""
+    def run(session: Session) -> None:
+        reporter, fixer = session.get(Person, reporter_id), session.get(Person, fixer_id)
+        clock.set_time(session, start)
+        ticket = tickets.create_ticket(session, reporter, "IT", "Incident", summary, f"Reported by {account}.",
+                                       impact="High", urgency=urgency, account=account)
+        tickets.assign_ticket(session, fixer, ticket.key, fixer.id, "IT Support")
+        tickets.watch_ticket(session, fixer, ticket.key, owner_id)
+        tickets.transition_ticket(session, fixer, ticket.key, "Start work")
+        clock.set_time(session, start + timedelta(hours=hours))
+        tickets.transition_ticket(session, fixer, ticket.key, "Resolve", "Fixed")
+    return run
+
+
+def _earlier_credit(owner_id: int, account: str, when: date, dollars: int, invoice: str, why: str, who: str,
+                   on_case: bool = False):
+    """A setup step: a credit the owner noted long ago, on the account or on a billing case of it (closed
+    since)."""
+    def run(session: Session) -> None:
+        owner = session.get(Person, owner_id)
+        clock.set_time(session, datetime.combine(when, time(14, 10)))
+        body = f"Credit of {money(dollars * 100)} on invoice {invoice} for {why}. Approved by {who}."
+        if not on_case:
+            crm.log_activity(session, owner, "account", account, "note", "Credit approved", body)
+            return
+        case = crm.create_case(session, owner, account, f"Billing: credit for {why}",
+                               f"The customer asked for a credit for {why}.", priority="Medium")
+        crm.log_activity(session, owner, "case", case.id, "note", "Credit approved", body)
+        crm.update_case(session, owner, case.id, status="Closed")
+    return run
+
+
+@register
+class OutageCredit(TaskTemplate):
+    """An outage credit worked out, routed to the right approver and noted on the account."""
+
+    id, apps, difficulty = "w.deal_outage_credit", ("chat", "crm", "org", "tickets"), 5
+    kind, scale, split = "workflow", "medium", "test"
+    rules = (CREDITS,)
+    summary = ("Work out a customer's outage credit from last month's incidents (capped at 25%), find the approver "
+               "from the credits over twelve months on the account and its cases, get the invoice from Accounting, "
+               "get it approved, note it on the account, reply.")
+
+    def sample(self, session, rng, instance):
+        accounts = [a for a in session.scalars(select(Account).order_by(Account.id))
+                    if in_split(self.split, "account", a.id) and " - " not in a.name and person_in(self.split, a.owner_id)
+                    and session.get(Person, a.owner_id).manager_id is not None]
+        account = accounts[(instance * 37) % len(accounts)]
+        owner = session.get(Person, account.owner_id)
+        tier = TIERS[instance % 3]
+        approver = approvers(session, owner)[tier]
+        (low, high), recent, older = RANGES[tier][0], RANGES[tier][1], RANGES[tier][2]
+        count = pick(rng, COUNTS)
+        fees = [k for k in range(2, 200) if low <= 50 * k * min(count, CAP) <= high]
+        fee = pick(rng, fees) * 1000
+        credit = fee * min(count, CAP) // 20
+        y, z = (pick(rng, range(a, b + 1, 50)) for a, b in (recent, older))
+        invoice, earlier = rng.randint(20400, 20900), rng.sample(range(18000, 20300), 2)
+        cs = session.scalar(select(Department.id).where(Department.name == "Customer Success"))
+        requester = pick(rng, [p for p in session.scalars(select(Person).where(Person.department_id == cs)
+                                                          .order_by(Person.id)) if p.id != approver.id])
+        fixer = pick(rng, group_people(session, group_named(session, "IT Support").id))
+        first = today(session).replace(day=1)
+        month = first - timedelta(days=1)
+        days = rng.sample(range(2, month.day - 1), count + 2)
+        before = month.replace(day=1) - timedelta(days=rng.randint(3, 20))  # the month before: it does not count
+        outages = [(month.replace(day=days[k]), rng.choice([5, 6.5, 8, 9]), "High") for k in range(count)]
+        outages += [(month.replace(day=days[count]), rng.choice([2, 3]), "High"),
+                    (month.replace(day=days[count + 1]), rng.choice([10, 14]), "Medium"),
+                    (before, rng.choice([6, 7.5]), "High")]
+        steps_setup = [_incident(requester.id, fixer.id, owner.id, account.name, datetime.combine(d, time(9, 30)), h,
+                                 urgency, f"{account.name}: {PROBLEMS[i]}") for i, (d, h, urgency) in enumerate(outages)]
+        chief = approvers(session, owner)
+        # Within twelve months: a credit on a billing case of the account; before them, one on the account.
+        steps_setup += [_earlier_credit(owner.id, account.name, today(session) - timedelta(days=rng.randint(90, 300)),
+                                        y, f"INV-{earlier[0]}", pick(rng, WHYS), chief[_tier(y)].name, on_case=True),
+                        _earlier_credit(owner.id, account.name, today(session) - timedelta(days=rng.randint(400, 520)),
+                                        z, f"INV-{earlier[1]}", pick(rng, WHYS), chief[_tier(z)].name)]
+        heard = f"Approved: the {money(credit * 100)} service credit for {account.name} on INV-{invoice}."
+        billing = pick(rng, [p for p in session.scalars(select(Person).join(Team, Team.id == Person.team_id).where(
+            Team.name == "Accounting").order_by(Person.id)) if p.id != approver.id])
+        text = (f"Hi @{owner.handle}, {account.name} is asking for the service credit they are owed for "
+                f"{month:%B}'s outages (the incidents are in IT; you are watching them). Their monthly fee is "
+                f"{money(fee * 100)} and the credit would go on their next invoice (@{billing.handle} in Accounting "
+                "has its number). Can you get it approved and tell me when it is? I won't give them a number until "
+                "then.")
+        dm = dm_name(owner.id, requester.id)
+        steps = [ToolCall("chat_list_conversations", {"limit": 10}),
+                 ToolCall("chat_list_messages", {"channel": dm, "limit": 5}),
+                 *read_rule(session, CREDITS, "credit"),
+                 ToolCall("tickets_search_tickets", {"query": f'project = IT AND account = "{account.name}"'})]
+        steps += [ToolCall("tickets_get_ticket", {"key": f"IT-{k}"}) for k in range(_next_it(session),
+                                                                                     _next_it(session) + len(outages))]
+        steps += [ToolCall("crm_get_account", {"account": account.id}),
+                  ToolCall("crm_list_activities", {"record_type": "account", "record_id": account.id,
+                                                   "kind": "note"}),
+                  ToolCall("crm_list_cases", {"account": account.id}),
+                  ToolCall("crm_list_activities", {"record_type": "case", "record_id": _next_case(session),
+                                                   "kind": "note"}),
+                  ToolCall("org_search_people", {"query": approver.title})]
+        steps += ask(billing.handle, f"Hi @{billing.handle}, what is the number of {account.name}'s next invoice? A "
+                                     "service credit goes on it.", len(steps))
+        steps += ask(approver.handle, f"Hi @{approver.handle}, could you approve a {money(credit * 100)} service "
+                                      f"credit for {account.name} on INV-{invoice}? It covers {count} Highest "
+                                      f"incident(s) in {month:%B} not resolved within 4 hours.", len(steps))
+        capped = ", capped at 25% of the fee" if count > CAP else ""
+        note = (f"Service credit of {money(credit * 100)} on invoice INV-{invoice}: {count} Highest incident(s) in "
+                f"{month:%B} not resolved within 4 hours, 5% of the {money(fee * 100)} monthly fee each{capped}. "
+                f"Approved by {approver.name}.")
+        steps += [ToolCall("crm_log_activity", {"record_type": "account", "record_id": account.id, "kind": "note",
+                                                "subject": "Service credit approved", "body": note}),
+                  ToolCall("chat_post_message", {"channel": dm, "text": (
+                      f"@{requester.handle} the {month:%B} service credit for {account.name} is approved by "
+                      f"{approver.name}; it is noted on the account in the CRM.")})]
+        return TaskInstance(
+            self.id, instance, owner.id,
+            f"{named(session, requester)} sent you a direct message about one of your accounts. Handle it the way "
+            "the handbook says, and reply to them in that DM once it is approved. Change nothing else.",
+            steps, {"account": account.id, "credit": credit, "count": count, "fee": fee, "invoice": invoice, "y": y, "z": z,
+                    "earlier": earlier, "approver": approver.id, "requester": requester.id, "billing": billing.id},
+            setup=setup_of(*steps_setup, note_step(approver.id, "account", account.id, heard),
+                           note_step(billing.id, "account", account.id,
+                                     f"{account.name}'s next invoice is INV-{invoice}; it goes out on the 1st."),
+                           dm_step(requester.id, owner.id, text)))
+
+    def declare(self, start, inst):
+        p = inst.params
+        account = start.get(Account, p["account"])
+        owner = start.get(Person, account.owner_id)
+        # Ids, not names: the suite's positional test reads a hyphen in a name as a ticket key's.
+        others = list(start.scalars(select(Account.id).where(Account.owner_id == owner.id, Account.id != account.id)
+                                    .order_by(Account.id)))
+        per = p["fee"] // 20
+        # Credits for a wrong count of incidents, and near amounts; not the amounts a note may cite on the way
+        # (the fee, the earlier credits, the totals over twelve months).
+        cited = {p["fee"], p["y"], p["z"], p["credit"] + p["y"], p["credit"] + p["y"] + p["z"], p["credit"]}
+        wrong = ({per * n for n in range(1, p["count"] + 3)} | {p["credit"] + d for d in (-100, -50, 50, 100)}) - cited
+        invoices = [f"INV-{n}" for n in (*p["earlier"], *(p["invoice"] + d for d in (-2, -1, 1, 2)))]
+        chosen = start.get(Person, p["approver"])
+        rest = [Candidate.person(q) for q in approvers(start, owner).values() if q.id != chosen.id]
+        return Declaration([Target("account", account.id, others)],
+                           [Claim(Candidate.money(p["credit"] * 100), [Candidate.money(w * 100) for w in sorted(wrong)],
+                                  "body", "amount"),
+                            Claim(Candidate.text(f"INV-{p['invoice']}"), [Candidate.text(i) for i in invoices], "body",
+                                  "invoice"),
+                            Claim(Candidate.person(chosen), rest, "body", "approver")])
+
+    def check(self, ctx, inst):
+        p = inst.params
+        amount, invoice, approver = self.declare(ctx.start, inst).claims
+        account = ctx.start.get(Account, p["account"])
+        cases = set(ctx.start.scalars(select(Case.id).where(Case.account_id == account.id)))
+
+        def on_account(row: dict) -> bool:
+            return row["kind"] == "note" and row["owner_id"] == ctx.actor_id and (
+                (row["record_type"], row["record_id"]) == ("account", account.id)
+                or (row["record_type"] == "case" and row["record_id"] in cases))
+        notes = [f"{r['subject']}\n{r['body']}" for r in ctx.diff.table("crm_activity").added if on_account(r)]
+        requester = ctx.start.get(Person, p["requester"])
+        dm = ctx.start.scalar(select(Channel.id).where(Channel.name == dm_name(ctx.actor_id, requester.id)))
+        replies = [m["text"] for m in added_messages(ctx, ctx.actor_id) if m["channel_id"] == dm]
+        chosen = ctx.start.get(Person, p["approver"])
+        return [check(f"A note on {account.name} (or one of its cases) records the credit", notes, "no such note"),
+                *says(notes, amount.right, amount.others, f"The note gives the amount, {amount.right.label}", "amount"),
+                *says(notes, invoice.right, invoice.others, f"The note names the invoice, {invoice.right.label}",
+                      "invoice", weight=1),
+                *says(notes, approver.right, approver.others, f"The note names the approver, {chosen.name}",
+                      "approver"),
+                *says(replies, approver.right, approver.others, f"Your reply to {requester.name} says {chosen.name} "
+                      "approved it", "approver", weight=1),
+                nothing_else_changed(ctx.diff, [Allow("crm_activity", ("added",), on_account),
+                                                *allow_asking(ctx, [ctx.start.get(Person, ctx.actor_id), chosen],
+                                                              limit=2),
+                                                *allow_asking(ctx, [ctx.start.get(Person, ctx.actor_id),
+                                                                    ctx.start.get(Person, p["billing"])], limit=1),
+                                                *allow_posts(ctx, dm, limit=1, mentions=2)])]
+
+
+def _tier(dollars: int) -> str:
+    """Who approved an earlier credit of this size on its own."""
+    return TIERS[0] if dollars <= 1000 else TIERS[1] if dollars <= 10000 else TIERS[2]
+
+
+def _next_case(session: Session) -> int:
+    """The id the CRM's next case gets."""
+    return (session.scalar(select(func.max(Case.id))) or 0) + 1
+
+
+def _next_it(session: Session) -> int:
+    """The number the IT project's next ticket gets."""
+    from .tickets_common import next_key
+    return int(next_key(session, "IT").split("-")[1])
