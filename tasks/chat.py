@@ -123,6 +123,7 @@ class ReplyWithFact(TaskTemplate):
             f"{named(session, asker)} asked you something in #{channel.name} and mentioned you. Look the answer up "
             "and reply once in the thread of their question. Change nothing else.",
             [ToolCall("chat_list_mentions", {"limit": 1}),
+             ToolCall("org_get_person", {"person": f"@{subject.handle}"}),
              ToolCall("chat_post_message", {"channel": channel.name, "text": f"It's {answer}.",
                                             "thread_parent_id": Ref(0, "items.0.id")})],
             {"asker": asker.id, "channel": channel.id, "text": text, "subject": subject.id, "kind": kind},
@@ -188,8 +189,9 @@ class ThankAnnouncer(TaskTemplate):
             self.id, instance, actor.id,
             f"Someone announced in #general that {vocab.ANNOUNCEMENTS[topic][1]}. Find who it was and send "
             "them one direct message thanking them. Change nothing else.",
-            [ToolCall("chat_open_conversation", {"people": [f"@{announcer.handle}"]}),
-             ToolCall("chat_post_message", {"channel": Ref(0, "id"), "text": "Thanks for the announcement!"})],
+            [ToolCall("chat_list_messages", {"channel": "general", "limit": 20}),
+             ToolCall("chat_open_conversation", {"people": [f"@{announcer.handle}"]}),
+             ToolCall("chat_post_message", {"channel": Ref(1, "id"), "text": "Thanks for the announcement!"})],
             {"announcer": announcer.id, "distractor": distractor.id, "topic": topic},
             setup=_steps(_post(announcer.id, general.id, f"Heads up everyone: {text}"),
                          _post(distractor.id, general.id, f"Also: {decoy}")))
@@ -229,7 +231,9 @@ class PickUpUnanswered(TaskTemplate):
             "One question posted today in #it-help has had no reply yet. Reply once in its thread and @mention the "
             "lead of the IT support team by their @handle so they pick it up; mention nobody else (the person who "
             "asked at most) and change nothing else.",
-            [ToolCall("chat_search_messages", {"query": lonely, "channel": "it-help"}),
+            [ToolCall("chat_list_messages", {"channel": "it-help", "limit": 20}),
+             ToolCall("org_list_teams", {}),
+             ToolCall("org_get_team", {"team": "IT Support"}),
              ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(0, "items.0.id"),
                                             "text": f"@{lead.handle} could you take this one?"})],
             {"asker": asker.id, "text": lonely, "channel": it_help.id},

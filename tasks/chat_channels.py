@@ -58,9 +58,10 @@ class PrivateTeamChannel(TaskTemplate):
             self.id, instance, creator.id,
             f"Create a private channel named #{name} for the people on the {team.name} team (and nobody else), "
             "then post one short welcome note in it and pin that note. Change nothing else.",
-            [ToolCall("chat_create_channel", {"name": name, "is_private": True, "members": handles}),
+            [ToolCall("org_get_team", {"team": team.name}),
+             ToolCall("chat_create_channel", {"name": name, "is_private": True, "members": handles}),
              ToolCall("chat_post_message", {"channel": name, "text": f"Welcome to #{name}, {team.name}!"}),
-             ToolCall("chat_pin_message", {"message_id": Ref(1, "id")})],
+             ToolCall("chat_pin_message", {"message_id": Ref(2, "id")})],
             {"team": team.id, "name": name})
 
     def declare(self, start, inst):
@@ -140,7 +141,9 @@ class InviteTeam(TaskTemplate):
             self.id, instance, actor.id,
             f"Make sure everyone on the {team.name} team is a member of #{channel.name}, without adding anyone else "
             "or changing anything else.",
-            [ToolCall("chat_invite_to_channel", {"channel": channel.name, "people": handles})],
+            [ToolCall("org_get_team", {"team": team.name}),
+             ToolCall("chat_list_members", {"channel": channel.name}),
+             ToolCall("chat_invite_to_channel", {"channel": channel.name, "people": handles})],
             {"team": team.id, "channel": channel.id})
 
     def declare(self, start, inst):
@@ -162,7 +165,7 @@ class InviteTeam(TaskTemplate):
 
 @register
 class ArchiveFinishedProject(TaskTemplate):
-    id, apps, difficulty = "chat.archive_project", ("chat",), 2
+    id, apps, difficulty = "chat.archive_project", ("chat",), 1
     summary = "As an admin, archive the channel of a project that has wrapped up (not its look-alike)."
 
     def sample(self, session, rng, instance):
@@ -175,7 +178,8 @@ class ArchiveFinishedProject(TaskTemplate):
             self.id, instance, admin.id,
             f"{named(session, creator)} tells you that Project {done.title()} has wrapped up. As a workspace admin, "
             "archive its channel (and change nothing else).",
-            [ToolCall("chat_archive_channel", {"channel": f"proj-{done}"})],
+            [ToolCall("chat_list_channels", {"query": done}),
+             ToolCall("chat_archive_channel", {"channel": f"proj-{done}"})],
             {"channel": f"proj-{done}", "creator": creator.id},
             setup=_steps(_create(creator.id, admin.id, f"proj-{done}", f"Project {done.title()}"),
                          _create(creator.id, admin.id, f"proj-{live}", f"Project {live.title()}"),
@@ -226,8 +230,10 @@ class GroupDmManagers(TaskTemplate):
             f"Without changing anything else, start a group conversation with the managers of "
             f"{named(session, first)} and {named(session, second)} (just the three of you) and send them one message "
             f"with exactly this text: {note}",
-            [ToolCall("chat_open_conversation", {"people": [f"@{m.handle}" for m in managers]}),
-             ToolCall("chat_post_message", {"channel": Ref(0, "id"), "text": note})],
+            [ToolCall("org_get_person", {"person": f"@{first.handle}"}),
+             ToolCall("org_get_person", {"person": f"@{second.handle}"}),
+             ToolCall("chat_open_conversation", {"people": [f"@{m.handle}" for m in managers]}),
+             ToolCall("chat_post_message", {"channel": Ref(2, "id"), "text": note})],
             {"managers": [m.id for m in managers], "note": note, "named": [first.id, second.id]})
 
     def declare(self, start, inst):

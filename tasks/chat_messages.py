@@ -26,7 +26,8 @@ ROTATE = Candidate.text(*vocab.ROTATE)
 
 @register
 class CleanLeakedPassword(TaskTemplate):
-    id, apps, difficulty = "chat.clean_leaked_password", ("chat",), 3
+    id, apps, difficulty = "chat.clean_leaked_password", ("chat", "tickets"), 3
+    rules = ("Leaked secrets: passwords, keys and tokens",)
     summary = "Delete your messages that leaked a password (and only those) and ask #security to rotate it."
 
     def sample(self, session, rng, instance):
@@ -42,17 +43,21 @@ class CleanLeakedPassword(TaskTemplate):
         harmless = rng.sample(vocab.HARMLESS, 2)
         posts = [(first.id, f"the {system} admin password is {secret} if anyone needs it"), (first.id, harmless[0]),
                  (second.id, f"for {system} use {secret} until IT sets you up"), (second.id, harmless[1])]
-        steps = [ToolCall("chat_search_messages", {"query": secret, "author": f"@{actor.handle}"})]
-        steps += [ToolCall("chat_delete_message", {"message_id": Ref(0, f"items.{i}.id")}) for i in range(2)]
+        steps = [ToolCall("tickets_search_articles", {"query": "leaked"}),
+                 ToolCall("tickets_get_article", {"article": "Leaked secrets: passwords, keys and tokens"}),
+                 ToolCall("chat_search_messages", {"query": f"{system} password", "author": f"@{actor.handle}"}),
+                 ToolCall("chat_search_messages", {"query": secret, "author": f"@{actor.handle}"})]
+        steps += [ToolCall("chat_delete_message", {"message_id": Ref(3, f"items.{i}.id")}) for i in range(2)]
         if actor.id not in member_ids(session, channel_named(session, "security").id):
             steps.append(ToolCall("chat_join_channel", {"channel": "security"}))
         steps.append(ToolCall("chat_post_message", {"channel": "security", "text":
-                                                    f"I leaked the {system} password in chat; please rotate it."}))
+                                                    f"I leaked the {system} password in chat this morning; the "
+                                                    "messages are deleted and it must be rotated."}))
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Earlier today you pasted the {system} password into chat by mistake. Delete every message of yours "
-            "that contains it (and no other message), then post one message in #security saying that the "
-            f"{system} password must be rotated (without repeating the password). Change nothing else.",
+            f"Earlier today you pasted the {system} password into chat by mistake. Clean it up as the handbook's "
+            "article on leaked secrets says, for every message of yours that contains it (leave every other message "
+            "alone), with one message in #security. Change nothing else.",
             steps, {"secret": secret, "system": system},
             setup=_steps(_background(session, rng, self.split, 0, (actor,)),
                          *[_post(actor.id, c, t) for c, t in posts]))

@@ -114,7 +114,9 @@ class BusiestPoster(TaskTemplate):
             self.id, instance, asker.id,
             f"Who has posted the most messages in #{channel.name}, {counting}? Submit their full "
             "name with submit_answer.",
-            [ToolCall("submit_answer", {"answer": winner.name})],
+            [ToolCall("chat_list_messages", {"channel": channel.name, "limit": 100}),
+             *([ToolCall("chat_search_messages", {"channel": channel.name, "limit": 100})] if replies else []),
+             ToolCall("submit_answer", {"answer": winner.name})],
             {"channel": channel.id, "replies": replies}, setup=_steps(*steps) if steps else None)
 
     def declare(self, start, inst):

@@ -193,7 +193,8 @@ class UpdateNextStep(TaskTemplate):
             self.id, instance, actor.id,
             f"Set the next step of {your(session, actor, owner)} opportunity \"{deal.name}\" to \"{step}\". "
             "Change nothing else.",
-            [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "next_step": step})],
+            [ToolCall("crm_list_opportunities", {"query": deal.name, "owner": f"@{owner.handle}"}),
+             ToolCall("crm_update_opportunity", {"opportunity": deal.id, "next_step": step})],
             {"deal": deal.id, "step": step})
 
     def declare(self, start, inst):
@@ -223,7 +224,8 @@ class FollowUpTask(TaskTemplate):
             self.id, instance, actor.id,
             f"Create one CRM task for yourself on the opportunity \"{deal.name}\" with the subject \"{subject}\", "
             f"due on {due.isoformat()}. Change nothing else.",
-            [ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "task",
+            [ToolCall("crm_list_opportunities", {"query": deal.name}),
+             ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "task",
                                            "subject": subject, "due_date": due.isoformat()})],
             {"deal": deal.id, "subject": subject, "due": due.isoformat()})
 

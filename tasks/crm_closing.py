@@ -57,7 +57,8 @@ class CloseWonDeal(TaskTemplate):
             f"The customer signed {your(session, actor, owner)} opportunity \"{deal.name}\" on "
             f"{signed.isoformat()}. Set its close date to the signing day and move it along the sales path to "
             "Closed Won (never closing it as lost or reopening it); change nothing else.",
-            [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "close_date": signed.isoformat()}),
+            [ToolCall("crm_list_opportunities", {"query": deal.name, "owner": f"@{owner.handle}"}),
+             ToolCall("crm_update_opportunity", {"opportunity": deal.id, "close_date": signed.isoformat()}),
              *moves_to_won(deal.id, deal.stage)],
             {"deal": deal.id, "signed": signed.isoformat()})
 
@@ -91,7 +92,8 @@ class CloseLostWithReason(TaskTemplate):
             self.id, instance, actor.id,
             f"We lost {your(session, actor, owner)} opportunity \"{deal.name}\". Close it as lost with the loss reason "
             f"{why}. Change nothing else.",
-            [ToolCall("crm_move_opportunity_stage", {**step, "competitor": rival} if rival else step)],
+            [ToolCall("crm_list_opportunities", {"query": deal.name, "owner": f"@{owner.handle}"}),
+             ToolCall("crm_move_opportunity_stage", {**step, "competitor": rival} if rival else step)],
             {"deal": deal.id, "reason": reason, "rival": rival})
 
     def declare(self, start, inst):

@@ -41,7 +41,7 @@ class ConvertLead(TaskTemplate):
         lead, into, p = conversion_sample(session, rng, self.split)
         text = conversion_text(lead, into, p)
         return TaskInstance(self.id, instance, lead.owner_id, f"{text[0].upper()}{text[1:]}. Change nothing else.",
-                            conversion_steps(p), p)
+                            [ToolCall("crm_list_leads", {"query": lead.last_name}), *conversion_steps(p)], p)
 
     def declare(self, start, inst):
         return conversion_declaration(start, inst.params)
@@ -69,12 +69,15 @@ class AddProducts(TaskTemplate):
                              if p.id not in on_deal and p.id in priced])
         quantity, discount = rng.randint(1, 60), pick(rng, [0, 5, 10, 12, 15, 20])
         off = f"at a {discount}% discount" if discount else "at list price"
-        book_name = session.get(PriceBook, book).name
         return TaskInstance(
             self.id, instance, actor.id,
             f"Add {quantity} × {product.name} to {your(session, actor, owner)} opportunity \"{deal.name}\", {off}, "
-            f"priced from the {book_name}, as one new line item. Change nothing else.",
-            [ToolCall("crm_add_line_item", {"opportunity": deal.id, "product": product.code, "quantity": quantity,
+            "as one new line item priced from the same price book as its other lines (the standard price book if it "
+            "has none yet). Change nothing else.",
+            [ToolCall("crm_list_opportunities", {"query": deal.name, "owner": f"@{owner.handle}"}),
+             ToolCall("crm_get_opportunity", {"opportunity": deal.id}),
+             ToolCall("crm_list_price_books", {}),
+             ToolCall("crm_add_line_item", {"opportunity": deal.id, "product": product.code, "quantity": quantity,
                                             "discount": discount, "price_book": book})],
             {"deal": deal.id, "product": product.id, "quantity": quantity, "discount": discount, "book": book})
 
@@ -129,7 +132,9 @@ class RequestDiscount(TaskTemplate):
             f"The customer on {your(session, actor, owner)} opportunity \"{deal.name}\" needs {discount}% off its "
             f"{item.product.name} line. Request that discount for approval once, giving the reason \"{reason}\" "
             "word for word, and change nothing else.",
-            [ToolCall("crm_request_discount", {"line_item": item.id, "discount": discount, "reason": reason})],
+            [ToolCall("crm_list_opportunities", {"query": deal.name, "owner": f"@{owner.handle}"}),
+             ToolCall("crm_get_opportunity", {"opportunity": deal.id}),
+             ToolCall("crm_request_discount", {"line_item": item.id, "discount": discount, "reason": reason})],
             {"item": item.id, "discount": discount, "reason": reason})
 
     def declare(self, start, inst):
@@ -279,7 +284,9 @@ class EscalateCase(TaskTemplate):
             self.id, instance, actor.id,
             f"Escalate the oldest case of {account.name} that is New or Working with {PRIORITY_BANDS[band]}, "
             f"giving the reason \"{reason}\" word for word. Change nothing else.",
-            [ToolCall("crm_escalate_case", {"case": cases[0].id, "reason": reason})],
+            [ToolCall("crm_list_cases", {"account": account.name, "status": "open", "sort": "created",
+                                         "descending": False}),
+             ToolCall("crm_escalate_case", {"case": cases[0].id, "reason": reason})],
             {"account": account.id, "reason": reason, "priorities": list(band)})
 
     def declare(self, start, inst):

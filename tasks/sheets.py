@@ -133,7 +133,8 @@ class SetBudgetLine(TaskTemplate):
             self.id, instance, actor.id,
             f"In the workbook \"{book.title}\", set the {dept} department's {line} budget to {money(amount)}. "
             "Change nothing else.",
-            [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
+            [ToolCall("sheets_read_range", {"workbook": book.title, "range": "Budget!A1:I20"}),
+             ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": f"Budget!{letter}{row + 1}", "value": amount}]})],
             {"workbook": book.id, "row": row, "col": "ABCDEFGH".index(letter), "amount": amount, "dept": dept,
              "line": line})
@@ -177,7 +178,8 @@ class UpdateBenefitsLoad(TaskTemplate):
             self.id, instance, actor.id,
             f"{why} the benefits and payroll-tax load to {percent:g}%. Update the assumption in "
             f"\"{book.title}\" so that every salary cost uses it, and change nothing else.",
-            [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
+            [ToolCall("sheets_read_range", {"workbook": book.title, "range": "Assumptions!A1:C20"}),
+             ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": "Assumptions!B2", "value": f"{percent:g}%"}]})],
             {"workbook": book.id, "percent": percent})
 
@@ -218,7 +220,8 @@ class PlanMoreHires(TaskTemplate):
             self.id, instance, actor.id,
             f"{dept} got approval for {more} more {word} in Q{quarter}. Update \"{book.title}\" accordingly and "
             "change nothing else.",
-            [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
+            [ToolCall("sheets_read_range", {"workbook": book.title, "range": "Plan!A1:F20"}),
+             ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": f"Plan!{col_name(quarter + 1)}{row + 1}", "value": int(old + more)}]})],
             {"workbook": book.id, "row": row, "col": quarter + 1, "hires": int(old + more), "dept": dept,
              "quarter": quarter})

@@ -67,7 +67,9 @@ class AddExpenseRow(TaskTemplate):
         moved = {name: r + (r >= at) for name, r in categories.items()}
         items = f"$B$2:$B${at + 1}"
         cell = lambda r, c: a1(sheet.name, r, c)  # noqa: E731
-        solution = [ToolCall("sheets_insert_rows", {"workbook": book.id, "sheet": sheet.name, "before": at + 1}),
+        solution = [ToolCall("sheets_list_workbooks", {"query": "expense report"}),
+                    ToolCall("sheets_read_range", {"workbook": book.id, "range": f"'{sheet.name}'!A1:G40"}),
+                    ToolCall("sheets_insert_rows", {"workbook": book.id, "sheet": sheet.name, "before": at + 1}),
                     ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                         {"cell": cell(at, 0), "value": day.isoformat()}, {"cell": cell(at, 1), "value": category},
                         {"cell": cell(at, 2), "value": text}, {"cell": cell(at, 3), "value": amount},
@@ -77,8 +79,8 @@ class AddExpenseRow(TaskTemplate):
         return TaskInstance(
             self.id, instance, book.owner_id,
             f"Add this expense to your workbook \"{book.title}\": insert a new row right below the last expense "
-            f"(row {at + 1}) and fill it with {day.isoformat()}, {category}, \"{text}\", {money(amount)}. Make sure "
-            "the Total and the per-category totals include it, and change nothing else.",
+            f"and fill it with {day.isoformat()}, {category}, \"{text}\", {money(amount)}. Make sure the Total and "
+            "the per-category totals include it, and change nothing else.",
             solution, {"workbook": book.id, "row": at, "day": day.isoformat(), "category": category,
                        "text": text, "amount": amount})
 
@@ -143,10 +145,11 @@ class AddShareColumn(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"In \"{book.title}\", add a column \"{header}\" in column {column} of the Budget sheet (header in row 1) "
-            f"with a formula on each department's row (rows 2 to {total}, not the Total row) giving its share of the "
-            f"company's {words}, shown as a percentage with {decimals} decimal{'s' * (decimals != 1)}. Change "
-            "nothing else.",
-            [ToolCall("sheets_write_range", {"workbook": book.id, "start": f"Budget!{column}1",
+            f"with a formula on each department's row (not the Total row) giving its share of the company's {words}, "
+            f"shown as a percentage with {decimals} decimal{'s' * (decimals != 1)}. Change nothing else.",
+            [ToolCall("sheets_list_workbooks", {"query": book.title}),
+             ToolCall("sheets_read_range", {"workbook": book.id, "range": "Budget!A1:J20"}),
+             ToolCall("sheets_write_range", {"workbook": book.id, "start": f"Budget!{column}1",
                                              "rows": [[header]] + formulas}),
              ToolCall("sheets_set_number_format", {"workbook": book.id, "range": f"Budget!{column}2:{column}{total}",
                                                    "number_format": pattern})],
@@ -192,9 +195,13 @@ class AddForecastMetric(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"On the Summary sheet of \"{book.title}\", add a row below the key figures labelled \"{label}\": the "
-            f"label in A{row} and, in B{row}, a formula that computes it from the Pipeline's amounts, so that it "
-            "stays right when deals change. Change nothing else.",
-            [ToolCall("sheets_write_range", {"workbook": book.id, "start": f"Summary!A{row}",
+            "label in column A of the row right below the last key figure and, next to it in column B, a formula "
+            "that computes it from the Pipeline's amounts, so that it stays right when deals change. Change nothing "
+            "else.",
+            [ToolCall("sheets_list_workbooks", {"query": book.title}),
+             ToolCall("sheets_read_range", {"workbook": book.id, "range": "Summary!A1:D40"}),
+             ToolCall("sheets_read_range", {"workbook": book.id, "range": "Pipeline!A1:J2"}),
+             ToolCall("sheets_write_range", {"workbook": book.id, "start": f"Summary!A{row}",
                                              "rows": [[label, formula]]})],
             {"workbook": book.id, "label": label, "row": row - 1})
 
@@ -251,7 +258,7 @@ def _break_and_edit(workbook_id: int, cell: str, raw: str, edits: list[tuple[str
 
 @register
 class FixBrokenTotal(TaskTemplate):
-    id, apps, difficulty = "sheets.fix_broken_total", ("sheets",), 3
+    id, apps, difficulty = "sheets.fix_broken_total", ("sheets",), 2
     split = "test"  # the Department Budgets workbook is of the test split, and so is its only editor (the CFO)
     summary = "Find the department whose budget total does not add up and fix its formula."
 
@@ -271,7 +278,9 @@ class FixBrokenTotal(TaskTemplate):
             self.id, instance, actor.id,
             f"One department's Total on the Budget sheet of \"{book.title}\" does not add up: a total must be "
             "its salary cost plus software, travel and other. Find it and fix its formula, and change nothing else.",
-            [ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
+            [ToolCall("sheets_list_workbooks", {"query": "Department Budgets"}),
+             ToolCall("sheets_read_range", {"workbook": book.id, "range": "Budget!A1:I20"}),
+             ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
                 {"cell": a1("Budget", row, 8), "value": f"=SUM(E{row + 1}:H{row + 1})"}]})],
             {"workbook": book.id, "row": row, "broken": raw},
             setup=_break_and_edit(book.id, a1("Budget", row, 8), raw, edits, rewritten))

@@ -95,7 +95,8 @@ class SortPipeline(TaskTemplate):
             f"Sort the deals on the Pipeline sheet of \"{book.title}\" by {label} ({words}), then by {then[0]} "
             f"({then[3]}) where they tie. Keep the header row on top and each deal's row together, formulas "
             "included, and change nothing else.",
-            [ToolCall("sheets_sort_range", {"workbook": book.id, "range": f"Pipeline!A1:I{len(rows) + 1}",
+            [ToolCall("sheets_read_range", {"workbook": book.title, "range": "Pipeline!A1:I60"}),
+             ToolCall("sheets_sort_range", {"workbook": book.id, "range": f"Pipeline!A1:I{len(rows) + 1}",
                                             "keys": keys, "has_header": True})],
             {"workbook": book.id, "keys": keys})
 
@@ -161,7 +162,8 @@ class SummariseExpenses(TaskTemplate):
             f"In your workbook \"{book.title}\", add a sheet \"{tab}\" with a table from A1: a header row, one row "
             f"per category of your expenses with its {words} in column B, then a Total row with the {words} over "
             "all your expenses. Keep every figure up to date with formulas, and change nothing else.",
-            [ToolCall("sheets_create_summary_table", {
+            [ToolCall("sheets_read_range", {"workbook": book.title, "range": f"'{sheet.name}'!A1:D40"}),
+             ToolCall("sheets_create_summary_table", {
                 "workbook": book.id, "source": f"{quote_sheet(sheet.name)}!A1:D{last + 1}", "group_by": "B",
                 "value_column": "D", "aggregate": aggregate, "target": f"{quote_sheet(tab)}!A1"})],
             {"workbook": book.id, "aggregate": aggregate, "tab": tab})
@@ -229,7 +231,8 @@ class OwnerFilterView(TaskTemplate):
             self.id, instance, actor.id,
             f"On the Pipeline sheet of \"{book.title}\", save a filter view named \"{name}\" over the whole table "
             f"that shows only {what}, largest amount first. Save only that view and change nothing else.",
-            [ToolCall("sheets_create_filter_view", {"workbook": book.id, "name": name,
+            [ToolCall("sheets_read_range", {"workbook": book.title, "range": "Pipeline!A1:I60"}),
+             ToolCall("sheets_create_filter_view", {"workbook": book.id, "name": name,
                                                     "range": f"Pipeline!A1:I{len(deals) + 1}", "criteria": criteria,
                                                     "sort_column": "E", "sort_descending": True})],
             {"workbook": book.id, "name": name, "owner": owner, "stage": stage})

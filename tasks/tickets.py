@@ -197,7 +197,7 @@ class AskReporter(TaskTemplate):
 
 @register
 class PlanAndStart(TaskTemplate):
-    id, apps, difficulty = "tickets.plan_and_start", ("tickets",), 1
+    id, apps, difficulty = "tickets.plan_and_start", ("tickets",), 2
     summary = "Put a backlog ticket in the active sprint, take it and start progress."
 
     def sample(self, session, rng, instance):

@@ -183,7 +183,7 @@ class CloseDuplicates(TaskTemplate):
 
 @register
 class RollSprint(TaskTemplate):
-    id, apps, difficulty = "tickets.roll_sprint", ("tickets",), 3
+    id, apps, difficulty = "tickets.roll_sprint", ("tickets",), 2
     summary = "Complete the active sprint moving unfinished work to the next one, add a ticket, start the next sprint."
 
     def sample(self, session, rng, instance):
@@ -196,10 +196,11 @@ class RollSprint(TaskTemplate):
         lead = session.get(Person, sprint_lead(session, sprint))
         return TaskInstance(
             self.id, instance, lead.id,
-            f"Close out {sprint.name}: complete it, moving its unfinished tickets into {upcoming.name}. Add "
-            f"{' and '.join(described(t) for t in extras)} to {upcoming.name} too, then start {upcoming.name} "
+            "Close out the active ENG sprint: complete it, moving its unfinished tickets into the next planned "
+            f"sprint. Add {' and '.join(described(t) for t in extras)} to that next sprint too, then start it "
             f"today, ending {end.isoformat()}. Change nothing else.",
-            [ToolCall("tickets_complete_sprint", {"project": "ENG", "sprint": sprint.name, "move_to": upcoming.name}),
+            [ToolCall("tickets_list_sprints", {"project": "ENG"}),
+             ToolCall("tickets_complete_sprint", {"project": "ENG", "sprint": sprint.name, "move_to": upcoming.name}),
              *[ToolCall("tickets_set_sprint", {"key": t.key, "sprint": upcoming.name}) for t in extras],
              ToolCall("tickets_start_sprint", {"project": "ENG", "sprint": upcoming.name,
                                                "end_date": end.isoformat()})],

@@ -73,7 +73,9 @@ class CloseWonAnnouncedDeal(TaskTemplate):
             "at the amount they gave (update the amount first if it differs; move it along the sales path, never "
             f"closing it as lost or reopening it) and log one note on it with the subject \"{VERBAL_YES}\". Change "
             "nothing else.",
-            [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "amount": amount / 100}),
+            [ToolCall("chat_list_messages", {"channel": "deals", "limit": 20}),
+             ToolCall("crm_list_opportunities", {"owner": f"@{owner.handle}", "stage": "open", "limit": 100}),
+             ToolCall("crm_update_opportunity", {"opportunity": deal.id, "amount": amount / 100}),
              *moves_to_won(deal.id, deal.stage),
              ToolCall("crm_log_activity", {"record_type": "opportunity", "record_id": deal.id, "kind": "note",
                                            "subject": VERBAL_YES})],
@@ -127,7 +129,9 @@ class ConvertDmLead(TaskTemplate):
             self.id, instance, owner.id,
             f"{named(session, colleague)} sent you a direct message about one of your leads. Do what they "
             "ask in the CRM, and change nothing else (no reply is needed).",
-            conversion_steps(p), {**p, "colleague": colleague.id, "text": text},
+            [ToolCall("chat_search_messages", {"query": "please", "author": f"@{colleague.handle}"}),
+             ToolCall("crm_list_leads", {"query": lead.last_name, "owner": f"@{owner.handle}"}),
+             *conversion_steps(p)], {**p, "colleague": colleague.id, "text": text},
             setup=_steps(_background(session, rng, self.split, 0, (owner, colleague)),
                          _dm(colleague.id, owner.id, text)))
 
@@ -172,7 +176,8 @@ class DealQuestionAnswer(TaskTemplate):
             self.id, instance, actor.id,
             f"{named(session, author)} posted an update about {account} in #deals. What amount did they "
             "give for it? Submit the amount in dollars with submit_answer.",
-            [ToolCall("submit_answer", {"answer": money(cents)})],
+            [ToolCall("chat_search_messages", {"query": account, "channel": "deals", "author": f"@{author.handle}"}),
+             ToolCall("submit_answer", {"answer": money(cents)})],
             {"message": message.id, "account": account})
 
     def declare(self, start, inst):

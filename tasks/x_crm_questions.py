@@ -97,6 +97,9 @@ class MostOpenCasesOwnerThread(TaskTemplate):
             "up in the CRM and reply once in the thread of their question with just the account's name and its "
             "owner. Change nothing else.",
             [ToolCall("chat_list_mentions", {"limit": 1}),
+             ToolCall("crm_list_accounts", {k: v for k, v in scope.items() if k in ("region", "industry")}
+                      | {"limit": 100}),
+             ToolCall("crm_list_cases", {"status": "open", "limit": 100}),
              ToolCall("chat_post_message", {"channel": channel.name, "thread_parent_id": Ref(0, "items.0.id"),
                                             "text": f"{leader.name}, owned by "
                                                     f"{session.get(Person, leader.owner_id).name}."})],
@@ -164,7 +167,11 @@ class AnnounceBiggestDeal(TaskTemplate):
             self.id, instance, actor.id,
             f"Find the biggest open opportunity {whose} {words}, and post one message in #deals with just its "
             "account name and its exact amount. Change nothing else.",
-            [ToolCall("chat_post_message", {"channel": "deals", "text": "Our biggest deal in that window: "
+            [ToolCall("crm_list_opportunities", {"stage": "open", "close_from": first.isoformat(),
+                                                 "close_to": last.isoformat(), "sort": "amount", "descending": True,
+                                                 "limit": 5} | ({} if owner_id is None else {
+                                                     "owner": f"@{session.get(Person, owner_id).handle}"})),
+             ToolCall("chat_post_message", {"channel": "deals", "text": "Our biggest deal in that window: "
                                             f"{best.account.name}, {money(best.amount_cents)}."})],
             {"owner": owner_id, "first": first.isoformat(), "last": last.isoformat()})
 

@@ -71,10 +71,13 @@ class ForecastClosedWon(TaskTemplate):
         return TaskInstance(
             self.id, instance, actor.id,
             f"Deals were won in the CRM since the Closed Won tab of \"{book.title}\" was last updated. Insert one row "
-            f"per deal won this year that the tab does not list yet, right after the last listed deal (from row "
-            f"{at + 1}, above the blank row and the Total), with its account, deal, owner, amount and closed on. "
-            "Make sure the Total still adds up every listed deal, and change nothing else.",
-            [ToolCall("sheets_insert_rows", {"workbook": book.id, "sheet": WON, "before": at + 1,
+            "per deal won this year that the tab does not list yet, right after the last listed deal (above the "
+            "blank row and the Total), with its account, deal, owner, amount and closed on. Make sure the Total "
+            "still adds up every listed deal, and change nothing else.",
+            [ToolCall("sheets_read_range", {"workbook": book.id, "range": f"'{WON}'!A1:F40"}),
+             ToolCall("crm_list_opportunities", {"stage": "Closed Won", "close_from": f"{today[:4]}-01-01",
+                                                 "limit": 100}),
+             ToolCall("sheets_insert_rows", {"workbook": book.id, "sheet": WON, "before": at + 1,
                                              "count": len(rows)}),
              ToolCall("sheets_write_range", {"workbook": book.id, "start": a1(WON, at, 0), "rows": rows})],
             {"workbook": book.id, "deals": [d.id for d in picked]}, setup=_win([d.id for d in picked]))
@@ -137,7 +140,7 @@ TABLE_TITLES = ["Open incidents by group", "Incident load per group", "IT incide
 
 @register
 class OpenIncidentsTable(TaskTemplate):
-    id, apps, difficulty = "x.open_incidents_table", ("tickets", "sheets"), 3
+    id, apps, difficulty = "x.open_incidents_table", ("tickets", "sheets"), 2
     summary = "Count the IT project's open incidents per assignment group into a new workbook."
 
     def sample(self, session, rng, instance):

@@ -49,7 +49,7 @@ def _hire(name: str, title: str, dept_name: str):
 
 @register
 class ShareBudgetNewHire(TaskTemplate):
-    id, apps, difficulty = "x.share_budget_new_hire", ("chat", "sheets"), 2
+    id, apps, difficulty = "x.share_budget_new_hire", ("chat", "sheets", "org"), 3
     split = "test"  # the Department Budgets workbook is of the test split, and so is its owner (the CFO)
     summary = "Share the budget with the new Finance hire welcomed in #general and tell them by direct message."
 
@@ -67,9 +67,11 @@ class ShareBudgetNewHire(TaskTemplate):
             f"Share your workbook \"{book.title}\" with the new Finance hire welcomed in #general today, as "
             f"{'an editor' if role == 'editor' else 'a viewer'}, and send them one direct message telling them that "
             f"the \"{book.title}\" workbook is shared with them. Share nothing else and change nothing else.",
-            [ToolCall("sheets_share_workbook", {"workbook": book.id, "person": f"@{handle}", "role": role}),
+            [ToolCall("chat_list_messages", {"channel": "general", "limit": 20}),
+             ToolCall("org_search_people", {"query": hire}),
+             ToolCall("sheets_share_workbook", {"workbook": book.id, "person": f"@{handle}", "role": role}),
              ToolCall("chat_open_conversation", {"people": [f"@{handle}"]}),
-             ToolCall("chat_post_message", {"channel": Ref(1, "id"),
+             ToolCall("chat_post_message", {"channel": Ref(3, "id"),
                                             "text": f"Welcome! I have shared \"{book.title}\" with you."})],
             {"workbook": book.id, "hire": hire, "decoy": decoy, "role": role},
             setup=_steps(_hire(hire, title, "Finance"), _hire(decoy, decoy_title, decoy_dept),
@@ -151,7 +153,8 @@ class AssignOnCall(TaskTemplate):
             self.id, instance, actor.id,
             f"{ticket.key} (\"{ticket.summary}\") needs an owner: assign it to whoever the On-call Rota workbook "
             f"says is on call for the {group.name} group this week. Change nothing else.",
-            [ToolCall("sheets_read_range", {"workbook": book.id, "range": "Rota!A1:Z40"}),
+            [ToolCall("sheets_list_workbooks", {"query": "On-call Rota"}),
+             ToolCall("sheets_read_range", {"workbook": book.id, "range": "Rota!A1:Z40"}),
              ToolCall("tickets_assign_ticket", {"key": ticket.key, "assignee": f"@{person.handle}"})],
             {"ticket": ticket.id, "group": group.name})
 

@@ -42,6 +42,7 @@ FILED = Candidate.text(*vocab.FILED)
 @register
 class TriageReportedIncident(TaskTemplate):
     id, apps, difficulty = "x.triage_reported_incident", ("tickets", "chat"), 3
+    rules = ("Incident severity: impact, urgency and priority",)
     summary = ("File the incident a colleague reported in #it-help with the right impact, urgency and group; "
                "reply with the key.")
 
@@ -63,11 +64,14 @@ class TriageReportedIncident(TaskTemplate):
             f"{named(session, reporter)} reported a problem in #it-help. Triage it: file one Incident in the IT "
             "project with a short summary, the impact and urgency it calls for, and the right assignment group, then "
             "reply once in the thread of their message saying that you filed it, with the new ticket's key. Change "
-            f"nothing else. {vocab.RULES}",
-            [ToolCall("tickets_create_ticket", {"project": "IT", "type": "Incident", "summary": text[:80],
+            "nothing else. The handbook's article on incident severity says how to rate and route it.",
+            [ToolCall("chat_list_messages", {"channel": "it-help", "limit": 1}),
+             ToolCall("tickets_search_articles", {"query": "incident severity"}),
+             ToolCall("tickets_get_article", {"article": "Incident severity: impact, urgency and priority"}),
+             ToolCall("tickets_list_groups", {}),
+             ToolCall("tickets_create_ticket", {"project": "IT", "type": "Incident", "summary": text[:80],
                                                 "impact": impact, "urgency": urgency, "group": group}),
-             ToolCall("chat_list_messages", {"channel": "it-help", "limit": 1}),
-             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(1, "items.0.id"),
+             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(0, "items.0.id"),
                                             "text": f"Filed as {next_key(session, 'IT')}, thanks!"})],
             {"reporter": reporter.id, "channel": it_help.id, "text": text, "impact": impact, "urgency": urgency,
              "group": group},
@@ -118,7 +122,8 @@ def _open_incident(reporter_id: int, actor_id: int, summary: str, group: str, ch
 
 @register
 class ResolveAnnouncedIncident(TaskTemplate):
-    id, apps, difficulty = "x.resolve_announced_incident", ("tickets", "chat"), 2
+    id, apps, difficulty = "x.resolve_announced_incident", ("tickets", "chat"), 3
+    rules = ("Incident communication",)
     summary = "Resolve your production incident with a root-cause work note and close its #incidents thread."
 
     def sample(self, session, rng, instance):
@@ -138,14 +143,14 @@ class ResolveAnnouncedIncident(TaskTemplate):
                 f"{group.name} is on it.")
         return TaskInstance(
             self.id, instance, actor.id,
-            f"You fixed {key} (\"{summary}\"). Resolve it as Fixed, with the root cause as one internal work note, "
-            f"word for word: \"{cause}\" Then reply once in its #incidents thread that it is resolved, naming the key. "
-            "Change nothing else.",
-            [ToolCall("tickets_add_work_note", {"key": key, "body": cause}),
+            f"You fixed {key} (\"{summary}\") for good; the root cause, word for word: \"{cause}\" Close the "
+            "incident out the way the handbook's Incident communication article says, and change nothing else.",
+            [ToolCall("tickets_get_article", {"article": "Incident communication"}),
+             ToolCall("tickets_add_work_note", {"key": key, "body": cause}),
              ToolCall("tickets_transition_ticket", {"key": key, "transition": "Resolve", "resolution": "Fixed"}),
              ToolCall("chat_list_messages", {"channel": "incidents", "limit": 1}),
-             ToolCall("chat_post_message", {"channel": "incidents", "text": f"{key} is resolved.",
-                                            "thread_parent_id": Ref(2, "items.0.id")})],
+             ToolCall("chat_post_message", {"channel": "incidents", "text": f"{key} is resolved (Fixed).",
+                                            "thread_parent_id": Ref(3, "items.0.id")})],
             {"key": key, "cause": cause, "channel": channel.id, "post": post},
             setup=_open_incident(reporter.id, actor.id, summary, group.name, channel.id, post))
 

@@ -15,7 +15,7 @@ from officegym.apps.tickets.models import Component, TicketComponent, TicketLabe
 from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
-from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
+from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from . import tickets_vocab as vocab
 from .common import added_messages, allow_posts, channel_named, channels_of, member_ids, pick, spread
 from .crm import open_deals
@@ -29,6 +29,7 @@ from .tickets_common import (LOOKALIKES, added_tickets, allow_new_ticket, key_po
 @register
 class EscalateCaseToTicket(TaskTemplate):
     id, apps, difficulty = "x.escalate_case_to_ticket", ("crm", "tickets"), 3
+    rules = ("Customer escalation path",)
     summary = "Escalate an open CRM case into an engineering bug for the account, and record the ticket on the case."
 
     def sample(self, session, rng, instance):
@@ -41,14 +42,17 @@ class EscalateCaseToTicket(TaskTemplate):
         summary = f"{account.name}: {case.subject}"
         return TaskInstance(
             self.id, instance, owner.id,
-            f"Your CRM case \"{case.subject}\" for {account.name} needs engineering. File one Bug in the ENG project "
-            f"with the summary \"{summary}\", the account {account.name} and the label customer-escalation, then "
-            f"escalate the case in the CRM with the reason \"{reason}\" (word for word) and the new ticket's key. "
-            "Change nothing else.",
-            [ToolCall("tickets_create_ticket", {"project": "ENG", "type": "Bug", "summary": summary,
+            f"Your CRM case \"{case.subject}\" for {account.name} needs engineering. Hand it over the way the "
+            "handbook's Customer escalation path says (the bug's summary is the account's name, a colon and the "
+            f"case's subject), then escalate the case in the CRM with the reason \"{reason}\" (word for word) and "
+            "the new bug's key. Change nothing else.",
+            [ToolCall("crm_list_cases", {"query": case.subject, "status": "open", "owner": f"@{owner.handle}"}),
+             ToolCall("tickets_search_articles", {"query": "customer escalation"}),
+             ToolCall("tickets_get_article", {"article": "Customer escalation path"}),
+             ToolCall("tickets_create_ticket", {"project": "ENG", "type": "Bug", "summary": summary,
                                                 "account": account.name, "labels": ["customer-escalation"],
-                                                "description": case.description}),
-             ToolCall("crm_escalate_case", {"case": case.id, "reason": reason, "ticket": next_key(session, "ENG")})],
+                                                "priority": "High", "description": case.description}),
+             ToolCall("crm_escalate_case", {"case": case.id, "reason": reason, "ticket": Ref(3, "key")})],
             {"case": case.id, "summary": summary, "reason": reason})
 
     def declare(self, start, inst):
@@ -84,7 +88,9 @@ class EscalateCaseToTicket(TaskTemplate):
                       any(escalated(r) for r in ctx.diff.table("crm_activity").added), "no such escalation note"),
                 nothing_else_changed(ctx.diff, allow_new_ticket(ctx, "ENG", "Bug", p["summary"],
                                                                 labels=("customer-escalation",))
-                                     + [Allow("crm_case", ("updated",), lambda row: row["id"] == case.id
+                                     + [Allow("tickets_ticket_component", ("added",),  # the owning team's, per the handbook
+                                              lambda row: row["ticket_id"] == bug.get("id"), limit=1),
+                                        Allow("crm_case", ("updated",), lambda row: row["id"] == case.id
                                               and row["priority"] in (case.priority, *raised),
                                               ("status", "ticket_key", "priority")),
                                         Allow("crm_activity", ("added",), escalated)])]
@@ -92,7 +98,8 @@ class EscalateCaseToTicket(TaskTemplate):
 
 @register
 class LegalReviewForBiggestDeal(TaskTemplate):
-    id, apps, difficulty = "x.legal_review_for_biggest_deal", ("crm", "tickets", "chat"), 2
+    id, apps, difficulty = "x.legal_review_for_biggest_deal", ("crm", "tickets", "chat"), 3
+    rules = ("Deal desk checklist before Closed Won",)
     summary = "Open a contract review in LEGAL for your biggest open deal and tell #deals the ticket key."
 
     def sample(self, session, rng, instance):
@@ -114,11 +121,12 @@ class LegalReviewForBiggestDeal(TaskTemplate):
         due = (clock.now(session) + timedelta(days=pick(rng, [3, 5, 7, 10]))).date().isoformat()
         return TaskInstance(
             self.id, instance, owner.id,
-            f"Legal should review the contract of your biggest open deal (by amount) {label}. File one Service "
-            "Request in the LEGAL project with the summary \"Contract review: <account name>\", the account set, "
-            f"the component Contracts, the priority {priority} and the due date {due}, then post once in #deals "
-            "(not in a thread) the ticket key and the account name. Change nothing else.",
-            [ToolCall("crm_list_opportunities", {"owner": f"@{owner.handle}", "stage": "open", "sort": "amount",
+            f"Legal should review the contract of your biggest open deal (by amount) {label}. Open the one legal "
+            "review request the handbook's deal-desk checklist asks for, with the summary \"Contract review: "
+            f"<account name>\", the priority {priority} and the due date {due}, then post once in #deals (not in a "
+            "thread) the ticket key and the account name. Change nothing else.",
+            [ToolCall("tickets_get_article", {"article": "Deal desk checklist before Closed Won"}),
+             ToolCall("crm_list_opportunities", {"owner": f"@{owner.handle}", "stage": "open", "sort": "amount",
                                                  "descending": True, "close_from": first.isoformat(),
                                                  "close_to": last.isoformat(), "limit": 1}),
              ToolCall("tickets_create_ticket", {"project": "LEGAL", "type": "Service Request", "summary": summary,

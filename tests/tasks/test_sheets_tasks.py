@@ -118,7 +118,7 @@ def test_a_sort_that_types_its_formulas_as_values_fails(task_episode):
 
 def test_won_deals_added_below_the_total_do_not_count(task_episode):
     episode = task_episode("x.forecast_closed_won", 1)
-    rows = episode.task.solution[1].args["rows"]
+    rows = episode.task.solution[-1].args["rows"]
     with episode.session() as s:
         below = max(r for r, _ in values(s, sheet_named(s, episode.task.params["workbook"], "Closed Won").id)) + 3
         sheets.write_range(s, episode.actor(s), episode.task.params["workbook"], f"'Closed Won'!A{below}", rows)
@@ -136,7 +136,7 @@ def test_adding_every_deal_won_this_year_lists_some_twice_and_fails(task_episode
                                     .order_by(Opportunity.id)) if d.closed_at and d.closed_at.year == year]
         rows = [[d.account.name, d.name, s.get(Person, d.owner_id).name, d.amount_cents / 100,
                  d.closed_at.date().isoformat()] for d in won]
-        at = episode.task.solution[0].args["before"]
+        at = episode.task.solution[-2].args["before"]
         sheets.insert_rows(s, episode.actor(s), p["workbook"], "Closed Won", at, len(rows))
         sheets.write_range(s, episode.actor(s), p["workbook"], f"'Closed Won'!A{at}", rows)
     result = episode.grade()
@@ -194,7 +194,7 @@ def test_one_share_formula_above_typed_numbers_fails(task_episode):
 
 def test_an_expense_written_into_the_blank_row_without_inserting_one_fails(task_episode):
     episode = task_episode("sheets.add_expense_row", 1)
-    steps = episode.task.solution[1].args["cells"]
+    steps = episode.task.solution[-1].args["cells"]
     write(episode, [step for step in steps if step["cell"][-1].isdigit()][:4])  # the new row's four cells only
     result = episode.grade()
     assert result.score == 0 and any(r.startswith("No cell outside") for r in failed(result))
