@@ -13,7 +13,7 @@ _TASKS: dict[str, TaskTemplate] = {}
 TASK_MODULES = ("chat", "chat_messages", "chat_channels", "chat_questions", "crm", "crm_closing", "crm_sales",
                 "crm_answers", "x_crm", "x_crm_questions", "tickets", "tickets_more", "tickets_answers", "x_tickets",
                 "x_tickets_crm", "sheets", "sheets_formulas", "sheets_tables", "sheets_answers", "x_sheets",
-                "x_sheets_people", "w_deals", "w_incidents", "w_people", "w_revenue", "w_support")
+                "x_sheets_people", "w_deals", "w_deals_close", "w_deals_cleanup", "w_deals_credit", "w_deals_prep", "w_deals_refusals", "w_incidents", "w_incidents_declare", "w_incidents_more", "w_incidents_rota", "w_incidents_swap", "w_incidents_desk", "w_incidents_refusals", "w_people", "w_people_access", "w_people_headcount", "w_people_leaks", "w_people_onboard", "w_people_refusals", "w_people_vendor", "w_revenue", "w_revenue_drift", "w_revenue_more", "w_revenue_commit", "w_revenue_requests", "w_revenue_refusals", "w_support", "w_support_more", "w_support_review", "w_support_workaround", "w_support_queue", "w_support_refusals")
 
 
 def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:
