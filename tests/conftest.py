@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 import shutil
 from pathlib import Path
@@ -146,11 +148,11 @@ class LiveServer:
         return {"Authorization": f"Bearer {self.settings.admin_token}"}
 
 
-@pytest.fixture(scope="module")
-def medium_server(settings):
-    """A served store on the medium world, where the workflow and refusal suite is drawn."""
+@contextlib.contextmanager
+def served(settings, scale: str):
+    """A store served on one world scale, closed afterwards."""
     store = EpisodeStore(settings)
-    with LiveServer(store, scale="medium") as server:
+    with LiveServer(store, scale=scale) as server:
         yield server
     store.close()
 
@@ -158,10 +160,22 @@ def medium_server(settings):
 @pytest.fixture(scope="module")
 def live_server(settings):
     """A served store on the tiny world."""
-    store = EpisodeStore(settings)
-    with LiveServer(store) as server:
+    with served(settings, "tiny") as server:
         yield server
-    store.close()
+
+
+@pytest.fixture(scope="module")
+def small_server(settings):
+    """A served store on the small world, for the tasks the tiny world cannot draw."""
+    with served(settings, "small") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def medium_server(settings):
+    """A served store on the medium world, where the workflow and refusal suite is drawn."""
+    with served(settings, "medium") as server:
+        yield server
 
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

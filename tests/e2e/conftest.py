@@ -43,15 +43,29 @@ class TaskRun:
         httpx.delete(f"{self.server.base_url}/api/episodes/{self.id}", headers=self.server.admin)
 
 
-@pytest.fixture
-def task_run(live_server):
-    """Factory: `task_run("chat.fix_typo", 0)` -> TaskRun, deleted after the test."""
+def _runs(server):
+    """A factory of TaskRuns on one server, and the episodes to delete afterwards."""
     runs: list[TaskRun] = []
 
     def make(task_id: str, instance: int = 0) -> TaskRun:
-        runs.append(TaskRun(live_server, task_id, instance))
+        runs.append(TaskRun(server, task_id, instance))
         return runs[-1]
+    return make, runs
 
+
+@pytest.fixture
+def task_run(live_server):
+    """Factory: `task_run("chat.fix_typo", 0)` -> TaskRun on the tiny world, deleted after the test."""
+    make, runs = _runs(live_server)
+    yield make
+    for run in runs:
+        run.delete()
+
+
+@pytest.fixture
+def small_task_run(small_server):
+    """Factory like `task_run`, on the small world (tasks whose split the tiny world cannot staff)."""
+    make, runs = _runs(small_server)
     yield make
     for run in runs:
         run.delete()
@@ -60,12 +74,7 @@ def task_run(live_server):
 @pytest.fixture
 def medium_task_run(medium_server):
     """Factory like `task_run`, for the tasks drawn on the medium world (workflows and refusals)."""
-    runs: list[TaskRun] = []
-
-    def make(task_id: str, instance: int = 0) -> TaskRun:
-        runs.append(TaskRun(medium_server, task_id, instance))
-        return runs[-1]
-
+    make, runs = _runs(medium_server)
     yield make
     for run in runs:
         run.delete()

@@ -25,8 +25,14 @@ def _display_name(named: str) -> str:
 
 
 def _open_channel(page, name: str) -> None:
+    """Open a channel from the sidebar or, when the actor is not in it, from Browse channels."""
     page.get_by_test_id("app-chat").click()
-    page.locator(f'[data-testid="sidebar-link"][data-channel="{name}"]').click()
+    link = page.locator(f'[data-testid="sidebar-link"][data-channel="{name}"]')
+    if link.count():
+        link.click()
+    else:
+        page.get_by_test_id("sidebar-browse").click()
+        page.locator(f'[data-testid="channel-row"][data-channel="{name}"]').get_by_role("link").first.click()
     page.get_by_test_id("message-list").wait_for()
 
 

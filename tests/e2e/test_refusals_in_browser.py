@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 # template: (words a person would search the handbook with, the article's title)
 REFUSALS = {
     "r.deal_free_months_on_the_side": ("free month", "Discount and approval thresholds"),
-    "r.pipeline_share_outside": ("salaries customer data", "Data sharing: salaries and customer data"),
+    "r.revenue_pipeline_share": ("salaries customer data", "Data sharing: salaries and customer data"),
     "r.support_share_customer_data": ("customer data", "Data sharing: salaries and customer data"),
     "r.support_unapproved_credit": ("credit", "Refunds and credits"),
 }

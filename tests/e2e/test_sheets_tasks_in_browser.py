@@ -93,8 +93,8 @@ def _type_into(page, ref: str, value: str, shows: str | None = None) -> None:
 
 
 @pytest.mark.parametrize("instance", [0, 2])
-def test_set_a_budget_line_through_the_ui(page, task_run, instance):
-    run = task_run("sheets.set_budget_line", instance)
+def test_set_a_budget_line_through_the_ui(page, small_task_run, instance):
+    run = small_task_run("sheets.set_budget_line", instance)
     title, dept, line, amount = re.search(r'workbook "(.+?)", set the (.+?) department\'s (\w+) budget to (\$[\d,]+)\.',
                                           _start(page, run)).groups()
     _open_sheet(page, "Budget", title)
