@@ -50,12 +50,15 @@ def _hire(name: str, title: str, dept_name: str):
 @register
 class ShareBudgetNewHire(TaskTemplate):
     id, apps, difficulty = "x.share_budget_new_hire", ("chat", "sheets", "org"), 3
-    split = "test"  # the Department Budgets workbook is of the test split, and so is its owner (the CFO)
+    split = "test"  # the Department Budgets workbook is of the test split; its owner or an editor of the split acts
     summary = "Share the budget with the new Finance hire welcomed in #general and tell them by direct message."
 
     def sample(self, session, rng, instance):
         book = workbook_titled(session, "Department Budgets")
-        owner = pick(rng, [p for p in [session.get(Person, book.owner_id)] if person_in(self.split, p.id)])
+        editors = session.scalars(select(Share.person_id).where(Share.workbook_id == book.id, Share.role == "editor")
+                                  .order_by(Share.person_id))
+        # whoever may share it (the owner or an editor) and is of the split acts
+        owner = session.get(Person, pick(rng, [p for p in [book.owner_id, *editors] if person_in(self.split, p)]))
         general = channel_named(session, "general")
         taken = set(session.scalars(select(Person.name))) | set(session.scalars(select(Person.handle)))
         hire, decoy = rng.sample([n for n in NEW_HIRES if n not in taken and hire_handle(n) not in taken], 2)
@@ -64,7 +67,7 @@ class ShareBudgetNewHire(TaskTemplate):
         handle = hire_handle(hire)
         return TaskInstance(
             self.id, instance, owner.id,
-            f"Share your workbook \"{book.title}\" with the new Finance hire welcomed in #general today, as "
+            f"Share the workbook \"{book.title}\" with the new Finance hire welcomed in #general today, as "
             f"{'an editor' if role == 'editor' else 'a viewer'}, and send them one direct message telling them that "
             f"the \"{book.title}\" workbook is shared with them. Share nothing else and change nothing else.",
             [ToolCall("chat_list_messages", {"channel": "general", "limit": 20}),
