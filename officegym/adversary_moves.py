@@ -88,8 +88,9 @@ async def damage(player, target, avoid: set) -> bool:
     if kind in CRM_FIELDS:
         listing = {"opportunity": ("crm_list_opportunities", {"stage": "open"}), "lead": ("crm_list_leads", {}),
                    "case": ("crm_list_cases", {}), "account": ("crm_list_accounts", {})}[kind]
-        field = {"opportunity": "next_step", "lead": "title", "case": "priority", "account": "phone"}[kind]
-        value = {"case": "Low"}.get(kind, NOTE if kind == "opportunity" else "Intern")
+        # a value no record holds, so that the change is a change
+        field = {"opportunity": "next_step", "lead": "title", "case": "subject", "account": "phone"}[kind]
+        value = NOTE if kind in ("opportunity", "case") else "Intern"
         found = []  # the actor's own records first: a rep may edit only those
         for owner in ({"owner": player.episode.actor_id}, {}):
             found += [i for i in _other(await player.items(listing[0], {**listing[1], **owner, "limit": 50}), avoid)
