@@ -152,6 +152,7 @@ class LiveServer:
 def served(settings, scale: str):
     """A store served on one world scale, closed afterwards."""
     store = EpisodeStore(settings)
+    store.world(scale, 0)  # built before serving: a fresh machine builds the medium world in about a minute
     with LiveServer(store, scale=scale) as server:
         yield server
     store.close()

@@ -27,14 +27,15 @@ class TaskRun:
     def __init__(self, server, task_id: str, instance: int):
         self.server = server
         response = httpx.post(f"{server.base_url}/api/episodes", headers=server.admin,
-                              json={"task": task_id, "instance": instance})
+                              json={"task": task_id, "instance": instance}, timeout=120)  # a first start state
         response.raise_for_status()
         self.info = response.json()
         self.id, self.ui_url = self.info["id"], self.info["ui_url"]
 
     def grade(self) -> dict:
         """The grader's verdict on the episode's current state."""
-        response = httpx.post(f"{self.server.base_url}/api/episodes/{self.id}/grade", headers=self.server.admin)
+        response = httpx.post(f"{self.server.base_url}/api/episodes/{self.id}/grade", headers=self.server.admin,
+                              timeout=60)
         response.raise_for_status()
         return response.json()
 
