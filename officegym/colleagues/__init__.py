@@ -6,7 +6,7 @@ A message reaches:
 - in a direct message, the other person; in a group DM, the people it @-mentions, or every other
   member when it mentions nobody;
 - in a channel, the members it @-mentions;
-- in a thread, also the person who started the thread.
+- in a thread, also the person who started the thread (while they are in the conversation).
 Each of them (at most MAX_REPLIERS, never the author) replies at the simulated time: in the DM, or
 in the message's thread. The reply speaks about the records the message names (see `knowledge`):
 their state and the colleague's notes when the colleague knows the record, else "I don't know"
@@ -77,8 +77,8 @@ def reached(session: Session, message: Message) -> list[Person]:
         ids = members
     else:
         ids = mentioned
-    if message.thread_parent_id is not None:
-        ids = ids | {session.scalar(select(Message.author_id).where(Message.id == message.thread_parent_id))}
+    if message.thread_parent_id is not None:  # the thread's starter, while still in the conversation
+        ids = ids | ({session.scalar(select(Message.author_id).where(Message.id == message.thread_parent_id))} & members)
     ids.discard(message.author_id)
     return list(session.scalars(select(Person).where(Person.id.in_(ids)).order_by(Person.id).limit(MAX_REPLIERS)))
 
