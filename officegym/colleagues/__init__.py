@@ -78,7 +78,8 @@ def reached(session: Session, message: Message) -> list[Person]:
     else:
         ids = mentioned
     if message.thread_parent_id is not None:  # the thread's starter, while still in the conversation
-        ids = ids | ({session.scalar(select(Message.author_id).where(Message.id == message.thread_parent_id))} & members)
+        starter = session.scalar(select(Message.author_id).where(Message.id == message.thread_parent_id))
+        ids = ids | ({starter} & members)
     ids.discard(message.author_id)
     return list(session.scalars(select(Person).where(Person.id.in_(ids)).order_by(Person.id).limit(MAX_REPLIERS)))
 
