@@ -56,6 +56,20 @@ def _background(session: Session, rng: random.Random, split: str, before: int = 
     return run
 
 
+def later_chatter(session: Session, rng: random.Random, channel_id: int, people: tuple = (), count: int = 2,
+                  texts: list[str] = vocab.HARMLESS):
+    """A setup step for after the message a task is about: `count` messages of other members of the
+    channel (none of `people`), so that the task's message is not the channel's newest."""
+    skip = {p if isinstance(p, int) else p.id for p in people}
+    authors = [i for i in sorted(member_ids(session, channel_id)) if i not in skip]
+    posts = [(pick(rng, authors), text) for text in rng.sample(texts, count)]
+
+    def run(session: Session) -> None:
+        for author_id, text in posts:
+            chat.post_message(session, session.get(Person, author_id), channel_id, text)
+    return run
+
+
 def _colleague(session: Session, rng: random.Random, channel: Channel, *exclude: Person) -> Person:
     """Another member of `channel`, none of `exclude`."""
     ids = sorted(member_ids(session, channel.id) - {p.id for p in exclude})
@@ -127,7 +141,8 @@ class ReplyWithFact(TaskTemplate):
              ToolCall("chat_post_message", {"channel": channel.name, "text": f"It's {answer}.",
                                             "thread_parent_id": Ref(0, "items.0.id")})],
             {"asker": asker.id, "channel": channel.id, "text": text, "subject": subject.id, "kind": kind},
-            setup=_steps(_background(session, rng, self.split, 0, (actor, asker)), _post(asker.id, channel.id, text)))
+            setup=_steps(_background(session, rng, self.split, 0, (actor, asker)), _post(asker.id, channel.id, text),
+                         later_chatter(session, rng, channel.id, (actor, asker))))
 
     def declare(self, start, inst):
         p = inst.params
@@ -224,8 +239,9 @@ class PickUpUnanswered(TaskTemplate):
         lead = _it_lead(session)
         people = sorted(member_ids(session, it_help.id) - {lead.id})
         actor = session.get(Person, pick(rng, [i for i in people if person_in(self.split, i)]))
-        asker, helped, helper = [session.get(Person, i) for i in rng.sample([i for i in people if i != actor.id], 3)]
-        lonely, answered = rng.sample(vocab.IT_QUESTIONS, 2)
+        others = [i for i in people if i != actor.id]
+        asker, helped, helper, later = [session.get(Person, i) for i in rng.sample(others, 4)]
+        lonely, answered, followed = rng.sample(vocab.IT_QUESTIONS, 3)
         return TaskInstance(
             self.id, instance, actor.id,
             "One question posted today in #it-help has had no reply yet. Reply once in its thread and @mention the "
@@ -234,12 +250,14 @@ class PickUpUnanswered(TaskTemplate):
             [ToolCall("chat_list_messages", {"channel": "it-help", "limit": 20}),
              ToolCall("org_list_teams", {}),
              ToolCall("org_get_team", {"team": "IT Support"}),
-             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(0, "items.0.id"),
+             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(0, "items.1.id"),
                                             "text": f"@{lead.handle} could you take this one?"})],
             {"asker": asker.id, "text": lonely, "channel": it_help.id},
-            setup=_steps(_background(session, rng, self.split, 1, (actor, asker, helped, helper, lead)),
+            setup=_steps(_background(session, rng, self.split, 1, (actor, asker, helped, helper, later, lead)),
                          _post(helped.id, it_help.id, answered), _post(asker.id, it_help.id, lonely),
-                         _post(helper.id, it_help.id, "Try restarting it, that fixed it for me.", answered)))
+                         _post(helper.id, it_help.id, "Try restarting it, that fixed it for me.", answered),
+                         _post(later.id, it_help.id, followed),
+                         _post(helper.id, it_help.id, "Known issue, a fix goes out this afternoon.", followed)))
 
     def declare(self, start, inst):
         p = inst.params

@@ -14,7 +14,7 @@ from officegym.graders.statements import Candidate, says
 from . import chat_vocab as vocab
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, ToolCall
 from .chat import (_actor_and_channel, _added, _background, _colleague, _message_target, _post, _posts_mentioning,
-                   _steps)
+                   _steps, later_chatter)
 from .common import (added_messages, allow_posts, channel_named, channels_of, find_message, member_ids, members,
                      named, pick)
 from .registry import register
@@ -194,17 +194,20 @@ class FixTypo(TaskTemplate):
     def sample(self, session, rng, instance):
         actor, channel = _actor_and_channel(session, rng, self.split)
         wrong, right = pick(rng, vocab.TYPOS)
-        template = pick(rng, vocab.TYPO_SENTENCES)
+        template, later = rng.sample(vocab.TYPO_SENTENCES, 2)
         text = template.format(word=wrong)
+        spelt_right = later.format(word=pick(rng, [r for _, r in vocab.TYPOS if r != right]))
         return TaskInstance(
             self.id, instance, actor.id,
-            f"Your latest message in #{channel.name} misspells \"{right}\" as \"{wrong}\". Edit it to fix the "
-            "spelling and change nothing else.",
+            f"One of your recent messages in #{channel.name} misspells \"{right}\" as \"{wrong}\". Edit it to fix "
+            "the spelling and change nothing else.",
             [ToolCall("chat_search_messages", {"query": wrong, "channel": channel.name, "author": f"@{actor.handle}"}),
              ToolCall("chat_edit_message", {"message_id": Ref(0, "items.0.id"), "text": template.format(word=right)})],
             {"channel": channel.id, "text": text, "fixed": template.format(word=right), "right": right},
             setup=_steps(_post(actor.id, channel.id, pick(rng, vocab.HARMLESS)),
-                         _background(session, rng, self.split, 1, (actor,)), _post(actor.id, channel.id, text)))
+                         _background(session, rng, self.split, 1, (actor,)), _post(actor.id, channel.id, text),
+                         later_chatter(session, rng, channel.id, (actor,), 1),
+                         _post(actor.id, channel.id, spelt_right)))
 
     def declare(self, start, inst):
         p = inst.params

@@ -4,6 +4,7 @@ x.convert_dm_lead (which asks for the same conversion by direct message)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 
 from sqlalchemy import select
@@ -14,7 +15,7 @@ from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, Target, ToolCall
-from .common import pick
+from .common import evenly, pick
 from .crm import money, reads_exactly, today
 from .split import in_split, person_in
 
@@ -25,13 +26,18 @@ CONVERSION_FIELDS = ("status", "converted_at", "converted_account_id", "converte
                      "converted_opportunity_id")
 
 
-def conversion_sample(session, rng, split: str | None = None):
+def conversion_sample(session, rng, instance: int, split: str | None = None):
     """A convertible lead, its owner, and what the conversion must create (a lead of `split` owned by
-    someone of the split, when given: its owner converts it)."""
-    leads = list(session.scalars(select(Lead).where(Lead.status.in_(OPEN_LEAD_STATUSES)).order_by(Lead.id)))
+    someone of the split, when given: its owner converts it). Instances spread over the lead's place
+    among its owner's open leads, newest first, so that the newest is drawn no more than another."""
+    every = list(session.scalars(select(Lead).where(Lead.status.in_(OPEN_LEAD_STATUSES)).order_by(Lead.id)))
+    place, held = {}, Counter()
+    for lead in reversed(every):
+        place[lead.id], held[lead.owner_id] = held[lead.owner_id], held[lead.owner_id] + 1
+    leads = every
     if split is not None:
         leads = [lead for lead in leads if in_split(split, "lead", lead.id) and person_in(split, lead.owner_id)]
-    lead = pick(rng, leads)
+    lead = evenly(rng, instance, leads, lambda lead: place[lead.id])
     into = None
     if rng.random() < 0.3:
         accounts = [a for a in session.scalars(select(Account).order_by(Account.id)) if a.name != lead.company]

@@ -38,7 +38,7 @@ class ConvertLead(TaskTemplate):
     summary = "Convert a lead with an opportunity of a given amount and close date, sometimes into an existing account."
 
     def sample(self, session, rng, instance):
-        lead, into, p = conversion_sample(session, rng, self.split)
+        lead, into, p = conversion_sample(session, rng, instance, self.split)
         text = conversion_text(lead, into, p)
         return TaskInstance(self.id, instance, lead.owner_id, f"{text[0].upper()}{text[1:]}. Change nothing else.",
                             [ToolCall("crm_list_leads", {"query": lead.last_name}), *conversion_steps(p)], p)
@@ -161,13 +161,16 @@ class RequestDiscount(TaskTemplate):
                                                       lambda row: row["line_item_id"] == item)])]
 
 
-def _request(owner_id: int, item_id: int, discount: int, reason: str, earlier: list[tuple] = ()):
+def _request(owner_id: int, item_id: int, discount: int, reason: str, earlier: list[tuple] = (),
+             later: list[tuple] = ()):
     """A setup step: the owner asks for a discount on the line item, after the `earlier` requests
-    (owner id, item id, discount, reason) of colleagues."""
+    (owner id, item id, discount, reason) of colleagues and before the `later` ones."""
     def run(session):
         for requester, other, percent, why in earlier:
             crm.request_discount(session, session.get(Person, requester), other, percent, why)
         crm.request_discount(session, session.get(Person, owner_id), item_id, discount, reason)
+        for requester, other, percent, why in later:
+            crm.request_discount(session, session.get(Person, requester), other, percent, why)
     return run
 
 
@@ -180,6 +183,19 @@ def _earlier_requests(session, rng, split: str, item: LineItem) -> list[tuple]:
                   .values())
     return [(session.get(Opportunity, i.opportunity_id).owner_id, i.id, pick(rng, [22, 25, 28, 30]),
              pick(rng, DISCOUNT_REASONS)) for i in rng.sample(others, count)]
+
+
+def _later_requests(session, rng, item: LineItem, manager_id: int, taken: list[tuple]) -> list[tuple]:
+    """Two requests on other deals that come after the task's, to the same manager when their team
+    has other deals to discount (so that the task's request is not the newest one waiting)."""
+    skip = {item.opportunity_id} | {session.get(LineItem, t[1]).opportunity_id for t in taken}
+    others = list({i.opportunity_id: i for i in discountable(session) if i.opportunity_id not in skip}.values())
+    same = [i for i in others if session.get(Person, session.get(Opportunity, i.opportunity_id).owner_id)
+            .manager_id == manager_id]
+    chosen = rng.sample(same, min(2, len(same)))
+    chosen += rng.sample([i for i in others if i not in chosen], 2 - len(chosen))
+    return [(session.get(Opportunity, i.opportunity_id).owner_id, i.id, pick(rng, [22, 25, 28, 30]),
+             pick(rng, DISCOUNT_REASONS)) for i in chosen]
 
 
 @register
@@ -195,6 +211,7 @@ class ApproveDiscount(TaskTemplate):
         owner = session.get(Person, deal.owner_id)
         discount, threshold = pick(rng, [22, 25, 28, 30, 32, 35, 40]), pick(rng, [25, 30, 35])
         approve = discount <= threshold
+        earlier = _earlier_requests(session, rng, self.split, item)
         return TaskInstance(
             self.id, instance, owner.manager_id,
             f"{named(session, owner)} asked you to approve a discount on the opportunity \"{deal.name}\". "
@@ -203,14 +220,15 @@ class ApproveDiscount(TaskTemplate):
              ToolCall("crm_approve_discount" if approve else "crm_reject_discount",
                       {"approval": Ref(0, "pending_approvals.0.id")})],
             {"item": item.id, "discount": discount, "approve": approve},
-            setup=_request(owner.id, item.id, discount, pick(rng, DISCOUNT_REASONS),
-                           _earlier_requests(session, rng, self.split, item)))
+            setup=_request(owner.id, item.id, discount, pick(rng, DISCOUNT_REASONS), earlier,
+                           _later_requests(session, rng, item, owner.manager_id, earlier)))
 
     def declare(self, start, inst):
         pending = list(start.scalars(select(DiscountApproval).where(DiscountApproval.status == "Pending")
                                      .order_by(DiscountApproval.id)))
         target = next(a for a in pending if a.line_item_id == inst.params["item"])
-        others = sorted((a for a in pending if a.id != target.id), key=lambda a: (a.approver_id != inst.actor_id, a.id))
+        others = sorted((a for a in pending if a.id != target.id),
+                        key=lambda a: (a.approver_id != inst.actor_id, -a.id))
         deal = start.get(Opportunity, target.opportunity_id)
         return Declaration([Target("approval", target.id, [a.id for a in others][:25]),
                             Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))])

@@ -123,11 +123,14 @@ class RaiseIncidentImpact(TaskTemplate):
         pid = project_id(session, "IT")
         incidents = [t for t in tickets_where(session, Ticket.project_id == pid, Ticket.type == "Incident")
                      if workflow.is_open(t.status)]
-        ticket = pick(rng, [t for t in incidents if in_split(self.split, "ticket", t.key)
-                            and workers(session, t, also=incidents, split=self.split)])
+        crew = {t.id: workers(session, t, also=incidents, split=self.split) for t in incidents
+                if in_split(self.split, "ticket", t.key)}
+        # the instance draws the actor (each worker as likely as another), then one of their incidents
+        actor = spread(sorted({p.id: p for people in crew.values() for p in people}.values(), key=lambda p: p.id),
+                       instance)
+        ticket = pick(rng, [t for t in incidents if actor in crew.get(t.id, ())])
         impact, urgency = pick(rng, [(i, u) for i in ("High", "Medium", "Low") for u in ("High", "Medium", "Low")
                                      if (i, u) != (ticket.impact, ticket.urgency)])
-        actor = worker(session, rng, ticket, also=incidents, split=self.split)
         return TaskInstance(
             self.id, instance, actor.id,
             f"New information on {described(ticket)}: set its impact to {impact} and its urgency to {urgency}. "

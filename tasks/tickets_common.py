@@ -71,12 +71,13 @@ def workers(session: Session, ticket: Ticket, exclude: tuple[int, ...] = (), als
 
 def ticket_target(session: Session, ticket: Ticket, actor_id: int, *conditions, first=None, exclude=()) -> Target:
     """A ticket as a task's target, with its look-alikes: the other open tickets of its project
-    matching the conditions, those `first` accepts before the others, then those the actor works."""
+    matching the conditions, those `first` accepts before the others, then those the actor works, newest
+    first."""
     def find() -> list[str]:
         actor = session.get(Person, actor_id)
         found = [t for t in tickets_where(session, Ticket.project_id == ticket.project_id, Ticket.id != ticket.id,
                                           *conditions) if workflow.is_open(t.status) and t.key not in exclude]
-        found.sort(key=lambda t: (first is not None and not first(t), not is_worker(session, actor, t), t.id))
+        found.sort(key=lambda t: (first is not None and not first(t), not is_worker(session, actor, t), -t.id))
         return [t.key for t in found[:LOOKALIKES]]
     return Target("ticket", ticket.key, Lookalikes(find))
 

@@ -47,12 +47,13 @@ def team_channel(session, team: Team) -> Channel | None:
     return channel_named(session, "team-" + "-".join(team.name.lower().split()))
 
 
-def in_month(session, team: Team, month: int) -> list[Opportunity]:
-    """The team's open deals in Negotiation closing in `month` of this year, by id."""
+def in_month(session, team: Team, month: int, deals: list[Opportunity] | None = None) -> list[Opportunity]:
+    """The team's open deals in Negotiation closing in `month` of this year, by id (among `deals`,
+    the open deals when not given)."""
     year = clock.company_now(session).year
     members = set(session.scalars(select(Person.id).where(Person.team_id == team.id)))
-    return [d for d in open_deals(session) if d.owner_id in members and d.stage == "Negotiation"
-            and d.close_date.year == year and d.close_date.month == month]
+    return [d for d in (open_deals(session) if deals is None else deals) if d.owner_id in members
+            and d.stage == "Negotiation" and d.close_date.year == year and d.close_date.month == month]
 
 
 def _options(session, split: str) -> list[tuple]:
@@ -60,6 +61,7 @@ def _options(session, split: str) -> list[tuple]:
     month's deals in Negotiation, three to six teammates own them, and a teammate who owns none of
     them can cover for one of them."""
     deals_members = member_ids(session, channel_named(session, "deals").id)
+    every = open_deals(session)
     found = []
     for book, team in team_pipelines(session):
         channel = team_channel(session, team)
@@ -67,7 +69,7 @@ def _options(session, split: str) -> list[tuple]:
             continue
         inside = member_ids(session, channel.id) & deals_members
         for month in MONTHS:
-            deals = in_month(session, team, month)
+            deals = in_month(session, team, month, every)
             owners = {d.owner_id for d in deals}
             if not 3 <= len(owners) <= 6 or team.lead_id not in inside or not any(
                     in_split(split, "opportunity", d.id) for d in deals):

@@ -67,10 +67,18 @@ def case_lookalikes(session: Session, case: Case, owner_id: int, limit: int = 20
     return Lookalikes(find)
 
 
-def bug_exists(session: Session, account: Account, subject: str) -> bool:
-    """Whether ENG already has a bug about this customer's problem."""
+def bug_exists(session: Session, account: Account, subject: str, bugs: set | None = None) -> bool:
+    """Whether ENG already has a bug about this customer's problem (looked up in `bugs`, of
+    `customer_bugs`, when given: a sample testing many accounts reads them once)."""
+    if bugs is not None:
+        return (account.id, f"{account.name}: {subject}") in bugs
     return session.scalar(select(Ticket.id).where(Ticket.account_id == account.id,
                                                   Ticket.summary == f"{account.name}: {subject}")) is not None
+
+
+def customer_bugs(session: Session) -> set[tuple[int, str]]:
+    """(account id, summary) of every ticket about a customer account."""
+    return set(session.execute(select(Ticket.account_id, Ticket.summary).where(Ticket.account_id.is_not(None))))
 
 
 def engineers(session: Session, team_name: str) -> list[Person]:
@@ -207,11 +215,11 @@ class SupportEscalateCase(TaskTemplate):
                "it, file the bug as the handbook wants, watch it, escalate the case with its key, tell the customer.")
 
     def sample(self, session, rng, instance):
-        accounts = {a.id: a for a in session.scalars(select(Account))}
+        accounts, bugs = {a.id: a for a in session.scalars(select(Account))}, customer_bugs(session)
         cases = [c for c in open_cases(session, Case.subject.in_(list(AREAS)))
                  if c.owner_id == accounts[c.account_id].owner_id
                  and len(open_cases(session, Case.account_id == c.account_id, Case.subject == c.subject)) == 1
-                 and not bug_exists(session, accounts[c.account_id], c.subject)]
+                 and not bug_exists(session, accounts[c.account_id], c.subject, bugs)]
         case = spread(of_pool(cases, self.split, "case"), instance)
         account, owner = accounts[case.account_id], session.get(Person, case.owner_id)
         team, engineer = area_team(session, rng, case.subject)

@@ -23,8 +23,8 @@ from .crm import today
 from .handbook import read_rule
 from .registry import register
 from .tickets_common import key_pool, next_key
-from .w_support import (AREAS, ESCALATION, LABEL, area_team, bug_exists, case_lookalikes, dm_allowances, of_pool,
-                        open_cases, told_customer)
+from .w_support import (AREAS, ESCALATION, LABEL, area_team, bug_exists, case_lookalikes, customer_bugs,
+                        dm_allowances, of_pool, open_cases, told_customer)
 from .w_support_more import dm_texts
 
 # The planted escalations: (role, days ago the case was opened, days ago the bug was filed). A bug is
@@ -106,14 +106,14 @@ class SupportEscalationReview(TaskTemplate):
                "Done, take the bugs nobody started by their due date to the VP of Customer Success.")
 
     def sample(self, session, rng, instance):
-        accounts = {a.id: a for a in session.scalars(select(Account))}
+        accounts, bugs = {a.id: a for a in session.scalars(select(Account))}, customer_bugs(session)
 
         def clean(owner_id):  # every escalation of theirs is on an account they own, with its bug
             return all(accounts[c.account_id].owner_id == owner_id and c.ticket_key for c in session.scalars(
                 select(Case).where(Case.owner_id == owner_id, Case.status == "Escalated")))
         cases = [c for c in open_cases(session, Case.subject.in_(list(AREAS)))
                  if c.owner_id == accounts[c.account_id].owner_id and not bug_exists(session, accounts[c.account_id],
-                                                                                     c.subject)]
+                                                                                     c.subject, bugs)]
         case = spread(of_pool([c for c in cases if clean(c.owner_id)], self.split, "case"), instance)
         actor = session.get(Person, case.owner_id)
         theirs = [a for a in accounts.values() if a.owner_id == actor.id]
@@ -124,7 +124,7 @@ class SupportEscalationReview(TaskTemplate):
                 account, subject = accounts[case.account_id], case.subject
             else:
                 account, subject = pick(rng, [(a, s) for a in theirs for s in sorted(AREAS) if (a.id, s) not in taken
-                                              and not bug_exists(session, a, s)])
+                                              and not bug_exists(session, a, s, bugs)])
                 taken.add((account.id, subject))
             contact = session.scalar(select(Contact.id).where(Contact.account_id == account.id).order_by(Contact.id))
             planted.append({"role": role, "account": account.id, "subject": subject, "contact": contact,

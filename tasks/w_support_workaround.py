@@ -20,9 +20,10 @@ from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, T
 from .common import named, pick, spread
 from .handbook import read_rule
 from .registry import register
+from .split import in_split, person_in
 from .tickets_common import next_key, ticket_by_key
-from .w_support import (AREAS, ESCALATION, LABEL, area_team, ask_steps, bug_exists, case_lookalikes, dm_allowances,
-                        of_pool, open_cases, told_customer)
+from .w_support import (AREAS, ESCALATION, LABEL, area_team, ask_steps, bug_exists, case_lookalikes,
+                        customer_bugs, dm_allowances, open_cases, told_customer)
 from .w_support_more import dm_texts
 
 # What an engineer tells support to do until the fix ships, by the problem it works around.
@@ -40,11 +41,11 @@ WORKAROUNDS = {
 }
 
 
-def second_accounts(session, accounts: dict, case: Case) -> list[Account]:
+def second_accounts(session, accounts: dict, case: Case, bugs: set | None = None) -> list[Account]:
     """The other accounts of the case's owner where the same problem could be escalated too: no case
-    about it open or escalated, no bug about it."""
+    about it open or escalated, no bug about it (of `bugs`, when given)."""
     def free(account: Account) -> bool:
-        return not bug_exists(session, account, case.subject) and session.scalar(select(Case.id).where(
+        return not bug_exists(session, account, case.subject, bugs) and session.scalar(select(Case.id).where(
             Case.account_id == account.id, Case.subject == case.subject, Case.status != "Closed")) is None
     return [a for a in sorted(accounts.values(), key=lambda a: a.id)
             if a.owner_id == case.owner_id and a.id != case.account_id and free(a)]
@@ -94,15 +95,17 @@ class SupportWorkaround(TaskTemplate):
                "note it on each case and bug, and have each account owner tell their customer.")
 
     def sample(self, session, rng, instance):
-        accounts = {a.id: a for a in session.scalars(select(Account))}
+        accounts, bugs = {a.id: a for a in session.scalars(select(Account))}, customer_bugs(session)
 
         def usable(c: Case) -> bool:  # the owner has no escalation about it yet, and another account for one
-            return (not bug_exists(session, accounts[c.account_id], c.subject)
+            return (not bug_exists(session, accounts[c.account_id], c.subject, bugs)
                     and not session.scalar(select(Case.id).where(Case.owner_id == c.owner_id, Case.subject == c.subject,
                                                                  Case.status == "Escalated"))
-                    and bool(second_accounts(session, accounts, c)))
-        case = spread(of_pool([c for c in open_cases(session, Case.subject.in_(list(AREAS))) if usable(c)],
-                              self.split, "case"), instance)
+                    and bool(second_accounts(session, accounts, c, bugs)))
+        cases = open_cases(session, Case.subject.in_(list(AREAS)))
+        inside = [c for c in cases if in_split(self.split, "case", c.id) and person_in(self.split, c.owner_id)]
+        # The split's usable cases (as of_pool keeps them), found without testing every case; all when none is.
+        case = spread([c for c in inside if usable(c)] or [c for c in cases if usable(c)], instance)
         actor = session.get(Person, case.owner_id)
         other = pick(rng, second_accounts(session, accounts, case))
         contact = session.scalar(select(Contact.id).where(Contact.account_id == other.id).order_by(Contact.id))

@@ -118,10 +118,11 @@ def _dm(author_id: int, other_id: int, text: str):
 class ConvertDmLead(TaskTemplate):
     id, apps, difficulty = "x.convert_dm_lead", ("crm", "chat"), 2
     split = "test"
+    scale = "medium"  # the small company's test split holds two open leads: one of them is always its owner's newest
     summary = "A colleague asks by direct message to convert a lead; do it as described."
 
     def sample(self, session, rng, instance):
-        lead, into, p = conversion_sample(session, rng, self.split)
+        lead, into, p = conversion_sample(session, rng, instance, self.split)
         owner = session.get(Person, lead.owner_id)
         colleague = pick(rng, sales_managers(session, owner) or [q for q in sales_people(session) if q.id != owner.id])
         text = f"Hi @{owner.handle}, good news: please {conversion_text(lead, into, p)}. Thanks!"

@@ -19,7 +19,7 @@ from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .chat import _background, _post, _steps
+from .chat import _background, _post, _steps, later_chatter
 from .common import (added_messages, allow_posts, channel_named, channels_of, everyone, find_message, member_ids,
                      named, people_except, pick, spread, top_level_messages)
 from .crm import amounts_but, money, sales_people
@@ -104,7 +104,8 @@ class MostOpenCasesOwnerThread(TaskTemplate):
                                             "text": f"{leader.name}, owned by "
                                                     f"{session.get(Person, leader.owner_id).name}."})],
             {"asker": asker.id, "channel": channel.id, "text": text, "scope": scope},
-            setup=_steps(_background(session, rng, self.split, 0, (actor, asker)), _post(asker.id, channel.id, text)))
+            setup=_steps(_background(session, rng, self.split, 0, (actor, asker)), _post(asker.id, channel.id, text),
+                         later_chatter(session, rng, channel.id, (actor, asker))))
 
     def declare(self, start, inst):
         p = inst.params

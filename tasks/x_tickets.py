@@ -17,7 +17,7 @@ from officegym.graders.statements import Candidate, says
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from . import tickets_vocab as vocab
 from .common import added_messages, named, allow_posts, channel_named, find_message, member_ids, pick, top_level_messages
-from .chat import _background, _steps
+from .chat import _background, _steps, later_chatter
 from .registry import register
 from .split import person_in
 from .tickets_common import (added_tickets, allow_comment, allow_new_ticket, allow_ticket, ending, group_named,
@@ -59,13 +59,15 @@ class TriageReportedIncident(TaskTemplate):
                                       if p.id in inside and p.department_id != it_dept], 2)
         decoy = "Quick question: where do I find the guest Wi-Fi password?"
         group = _group_for(owner)
+        decoy_after = rng.random() < 0.5
+        posts = [(reporter.id, text), (other.id, decoy)] if decoy_after else [(other.id, decoy), (reporter.id, text)]
         return TaskInstance(
             self.id, instance, actor.id,
             f"{named(session, reporter)} reported a problem in #it-help. Triage it: file one Incident in the IT "
             "project with a short summary, the impact and urgency it calls for, and the right assignment group, then "
             "reply once in the thread of their message saying that you filed it, with the new ticket's key. Change "
             "nothing else. The handbook's article on incident severity says how to rate and route it.",
-            [ToolCall("chat_list_messages", {"channel": "it-help", "limit": 1}),
+            [ToolCall("chat_search_messages", {"channel": "it-help", "author": f"@{reporter.handle}"}),
              ToolCall("tickets_search_articles", {"query": "incident severity"}),
              ToolCall("tickets_get_article", {"article": "Incident severity: impact, urgency and priority"}),
              ToolCall("tickets_list_groups", {}),
@@ -75,8 +77,8 @@ class TriageReportedIncident(TaskTemplate):
                                             "text": f"Filed as {next_key(session, 'IT')}, thanks!"})],
             {"reporter": reporter.id, "channel": it_help.id, "text": text, "impact": impact, "urgency": urgency,
              "group": group},
-            setup=_steps(_background(session, rng, self.split, 1, (actor, reporter, other)),
-                         _posts(it_help.id, (other.id, decoy), (reporter.id, text))))
+            setup=_steps(_background(session, rng, self.split, 0 if decoy_after else 1, (actor, reporter, other)),
+                         _posts(it_help.id, *posts), later_chatter(session, rng, it_help.id, (actor, reporter), 1)))
 
     def declare(self, start, inst):
         p = inst.params
@@ -107,9 +109,10 @@ class TriageReportedIncident(TaskTemplate):
                                      + allow_posts(ctx, p["channel"], report))]
 
 
-def _open_incident(reporter_id: int, actor_id: int, summary: str, group: str, channel_id: int, post: str):
+def _open_incident(reporter_id: int, actor_id: int, summary: str, group: str, channel_id: int, post: str,
+                   later: str):
     """Setup: an on-call colleague files a production incident for the group, assigned to the actor, who
-    starts work on it and announces it."""
+    starts work on it and announces it; then monitoring raises a `later` incident for the group."""
     def run(session: Session) -> None:
         actor = session.get(Person, actor_id)
         ticket = tickets.create_ticket(session, session.get(Person, reporter_id), "IT", "Incident", summary,
@@ -117,6 +120,8 @@ def _open_incident(reporter_id: int, actor_id: int, summary: str, group: str, ch
                                        assignee=actor.id)
         tickets.transition_ticket(session, actor, ticket.key, "Start work")
         chat.post_message(session, actor, channel_id, post)
+        tickets.create_ticket(session, session.get(Person, reporter_id), "IT", "Incident", later,
+                              "Reported by monitoring.", impact="Medium", urgency="High", group=group)
     return run
 
 
@@ -136,7 +141,7 @@ class ResolveAnnouncedIncident(TaskTemplate):
         group = pick(rng, groups)
         actor = pick(rng, ours(group))
         reporter = pick(rng, [p for p in group_people(session, group.id) if p.id != actor.id] or [actor])
-        summary = pick(rng, vocab.INCIDENTS)
+        summary, later = rng.sample(vocab.INCIDENTS, 2)
         cause = pick(rng, vocab.CAUSES)
         key = next_key(session, "IT")
         post = (f":rotating_light: {key} · {summary}. Impact High, urgency High, so priority Highest. "
@@ -148,11 +153,12 @@ class ResolveAnnouncedIncident(TaskTemplate):
             [ToolCall("tickets_get_article", {"article": "Incident communication"}),
              ToolCall("tickets_add_work_note", {"key": key, "body": cause}),
              ToolCall("tickets_transition_ticket", {"key": key, "transition": "Resolve", "resolution": "Fixed"}),
-             ToolCall("chat_list_messages", {"channel": "incidents", "limit": 1}),
+             ToolCall("chat_search_messages", {"query": key, "channel": "incidents", "author": f"@{actor.handle}"}),
              ToolCall("chat_post_message", {"channel": "incidents", "text": f"{key} is resolved (Fixed).",
                                             "thread_parent_id": Ref(3, "items.0.id")})],
             {"key": key, "cause": cause, "channel": channel.id, "post": post},
-            setup=_open_incident(reporter.id, actor.id, summary, group.name, channel.id, post))
+            setup=_steps(_open_incident(reporter.id, actor.id, summary, group.name, channel.id, post, later),
+                         later_chatter(session, rng, channel.id, (actor,), 2, vocab.INCIDENT_CHATTER)))
 
     def declare(self, start, inst):
         p = inst.params
