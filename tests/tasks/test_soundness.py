@@ -22,14 +22,15 @@ CHEATS = ["spam", *ADVERSARIES]
 
 def instances_of(template) -> tuple[int, ...]:
     """The instances played: three on the small world; two of the long tasks of the medium world,
-    whose episodes cost several times more (the cheats play one each, in turn, below)."""
+    whose episodes cost several times more. Each cheat plays one of them, in turn (below), so that
+    every cheat meets every template and every instance meets several cheats."""
     return INSTANCES if template.scale == "small" else INSTANCES[:2]
 
 
 CASES = [(t.id, k) for t in TEMPLATES for k in instances_of(t)]
 IDS = [f"{t}#{k}" for t, k in CASES]
 CHEAT_CASES = [(t.id, k, agent) for t in TEMPLATES for k in instances_of(t) for agent in CHEATS
-               if t.scale == "small" or CHEATS.index(agent) % len(instances_of(t)) == k]
+               if CHEATS.index(agent) % len(instances_of(t)) == k]
 
 
 def play(store, agent: str, task_id: str, instance: int):
