@@ -28,12 +28,13 @@ INCIDENTS = ["Search results empty for some customers", "API gateway timeouts in
 RESOLVED_WORDS = ("resolved", "fixed", "back to normal")
 OPEN_WORDS = ("still investigating", "still open", "still broken", "still failing")
 
-# How a reply says that the reporter's problem was filed.
 # Later posts in #incidents by other people (so that the post a task is about is not the newest).
 INCIDENT_CHATTER = ["Postmortem notes for last week's outage are in the shared doc.",
                     "Reminder: status updates go out every 30 minutes while an incident is open.",
                     "Dashboards look healthy again on my side.",
                     "Handing over to the next on-call shift at 6pm."]
+
+# How a reply says that the reporter's problem was filed.
 FILED = ("filed", "logged", "opened", "created", "raised", "tracking", "tracked", "ticket", "incident")
 
 # How a comment says that a ticket waits for another one.
