@@ -79,9 +79,16 @@ def _no_bool(value: Any) -> Any:
 
 
 Int = Annotated[int, BeforeValidator(_no_bool)]
-Id = Annotated[Int, Field(ge=1, le=MAX_ID)]
+
+
+def bounded(low: int, high: int, description: str | None = None) -> Any:
+    """An integer argument from `low` to `high` that refuses true/false. The bounds come before the
+    validator so that they reach the input schema as JSON Schema's minimum and maximum."""
+    return Annotated[int, Field(ge=low, le=high, description=description), BeforeValidator(_no_bool)]
+
+
+Id = bounded(1, MAX_ID)
 IdOrName = Int | Annotated[str, StringConstraints(max_length=160)]
-Offset = Annotated[Int, Field(ge=0, le=MAX_ID, description=(
-    "How many results to skip; pass next_offset from the previous page"))]
-Limit = Annotated[Int, Field(ge=1, le=200, description="Most results to return (1-200)")]
+Offset = bounded(0, MAX_ID, "How many results to skip; pass next_offset from the previous page")
+Limit = bounded(1, 200, "Most results to return (1-200)")
 PersonRef = Annotated[IdOrName, Field(description="The person: @handle, email, exact full name or numeric id")]

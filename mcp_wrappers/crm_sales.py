@@ -10,7 +10,7 @@ from pydantic import Field
 
 from officegym.apps.crm import schemas, services
 
-from .base import Id, IdOrName, Int, Limit, Offset, episode_call, page_of, tool
+from .base import Id, IdOrName, Limit, Offset, bounded, episode_call, page_of, tool
 from .crm import Day, Descending, Money, NewOwner, OpportunityRef, Owner, OwnerFilter, Percent, Text, sort_by
 
 STAGES = "Prospecting, Qualification, Proposal, Negotiation, Closed Won or Closed Lost"
@@ -170,7 +170,7 @@ def crm_add_line_item(
     ctx: Context,
     opportunity: OpportunityRef,
     product: Annotated[IdOrName, Field(description="The product: numeric id, code (PLT-PRO) or exact name")],
-    quantity: Annotated[Int, Field(ge=1, le=100_000, description="How many units (1-100000)")] = 1,
+    quantity: bounded(1, 100_000, "How many units (1-100000)") = 1,
     discount: Percent = 0,
     price_book: Annotated[IdOrName | None, Field(description=(
         "Price book (id or exact name); omit for the deal's own, or the standard one"))] = None,
@@ -185,7 +185,7 @@ def crm_add_line_item(
 def crm_update_line_item(
     ctx: Context,
     line_item: LineItemId,
-    quantity: Annotated[Int | None, Field(ge=1, le=100_000, description="New quantity; omit to keep")] = None,
+    quantity: Annotated[bounded(1, 100_000) | None, Field(description="New quantity; omit to keep")] = None,
     discount: Annotated[Percent | None, Field(description="New discount in percent, up to 20; omit to keep")] = None,
 ) -> schemas.LineItemResultOut:
     """Change the quantity or discount (up to 20%) of a line item on an open deal; the amount follows."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from importlib.metadata import version
 from typing import Any
 
 from mcp.server import MCPServer
@@ -81,7 +82,9 @@ def catalog() -> list[Tool]:
         if _catalog is None:
             for module in WRAPPER_MODULES:
                 importlib.import_module(f"officegym.mcp_wrappers.{module}")
-            tools = [OfficeTool.from_function(spec.fn, name=spec.name, annotations=spec.annotations)
+            # A docstring's lines are wrapped for the source; a client shows the description as one paragraph.
+            tools = [OfficeTool.from_function(spec.fn, name=spec.name, annotations=spec.annotations,
+                                              description=" ".join((spec.fn.__doc__ or "").split()))
                      for spec in base.SPECS]
             for built in tools:
                 built.parameters["additionalProperties"] = False
@@ -93,7 +96,7 @@ class EpisodeServer(MCPServer):
     """An MCPServer bound to one episode; tools find the episode through `ctx.mcp_server`."""
 
     def __init__(self, episode):
-        super().__init__("officegym", instructions=INSTRUCTIONS, tools=catalog())
+        super().__init__("officegym", instructions=INSTRUCTIONS, tools=catalog(), version=version("officegym"))
         self.episode = episode
 
 

@@ -16,7 +16,7 @@ from pydantic import Field
 
 from officegym.apps.tickets import schemas, services
 
-from .base import IdOrName, Int, Limit, Offset, PersonRef, episode_call, page_of, tool
+from .base import IdOrName, Limit, Offset, PersonRef, bounded, episode_call, page_of, tool
 
 
 def Text(limit: int, description: str, optional: bool = False) -> Any:
@@ -195,7 +195,7 @@ def tickets_get_board(
     sprint: Annotated[IdOrName | None, Field(description=(
         "The sprint to show (name or id); omit for the active sprint, or the open backlog/queue"))] = None,
     offset: Offset = 0,
-    limit: Annotated[Int, Field(ge=1, le=200, description="Cards per column (1-200)")] = services.BOARD_CARDS,
+    limit: bounded(1, 200, "Cards per column (1-200)") = services.BOARD_CARDS,
 ) -> schemas.BoardOut:
     """Get a project's board: tickets in columns by status, highest priority first, for a sprint or the
     open backlog or service queue; every column shows `limit` cards from `offset` and counts them all."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import inspect
 import re
+from importlib.metadata import version
 
 import anyio
 import pytest
+from jsonschema import Draft202012Validator
 from mcp.client import Client
 from sqlalchemy import select
 
@@ -72,12 +74,57 @@ def test_every_tool_is_described_typed_and_structured(agent):
     for t in tools:
         assert NAME.match(t.name) or t.name == "submit_answer", t.name
         assert t.description and len(t.description) >= 30, t.name
+        assert "\n" not in t.description and "  " not in t.description, f"{t.name}: one paragraph, unwrapped"
         schema = t.input_schema
         assert schema["type"] == "object" and schema["additionalProperties"] is False, t.name
         for field, spec in schema.get("properties", {}).items():
             assert len(spec.get("description", "")) >= 10, f"{t.name}.{field} has no description"
         assert t.output_schema and t.output_schema["type"] == "object" and t.output_schema["properties"], t.name
         assert t.annotations is not None and t.annotations.open_world_hint is False, t.name
+
+
+# The keywords of JSON Schema draft 2020-12: core, applicator, validation, meta-data, format and content.
+KEYWORDS = {"$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
+            "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items",
+            "contains", "properties", "patternProperties", "additionalProperties", "propertyNames",
+            "unevaluatedItems", "unevaluatedProperties", "type", "enum", "const", "multipleOf", "maximum",
+            "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems",
+            "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+            "dependentRequired", "title", "description", "default", "deprecated", "readOnly", "writeOnly",
+            "examples", "format", "contentEncoding", "contentMediaType", "contentSchema"}
+# Keywords whose value maps names (of properties, definitions) to schemas.
+NAMED = {"properties", "$defs", "patternProperties", "dependentSchemas"}
+
+
+def keywords_of(schema) -> set[str]:
+    """Every keyword a schema and its subschemas use."""
+    if isinstance(schema, list):
+        return set().union(*map(keywords_of, schema))
+    if not isinstance(schema, dict):
+        return set()
+    found = set(schema)
+    for key, value in schema.items():
+        if key in NAMED and isinstance(value, dict):
+            found |= keywords_of(list(value.values()))
+        elif key not in ("default", "examples", "enum", "const") and isinstance(value, (dict, list)):
+            found |= keywords_of(value)
+    return found
+
+
+def test_the_server_tells_its_name_and_the_package_version(agent):
+    async def run():
+        async with Client(agent.episode.mcp_server()) as client:
+            return client.server_info
+
+    info = anyio.run(run)
+    assert (info.name, info.version) == ("officegym", version("officegym")) and info.version
+
+
+def test_input_schemas_are_json_schema_2020_12_with_no_unknown_keyword(agent):
+    for t in listed(agent):
+        Draft202012Validator.check_schema(t.input_schema)
+        unknown = keywords_of(t.input_schema) - KEYWORDS
+        assert not unknown, f"{t.name}: {sorted(unknown)} are not JSON Schema keywords"
 
 
 def test_annotations_follow_what_the_tool_does(agent):
