@@ -47,13 +47,12 @@ def team_channel(session, team: Team) -> Channel | None:
     return channel_named(session, "team-" + "-".join(team.name.lower().split()))
 
 
-def in_month(session, team: Team, month: int, deals: list[Opportunity] | None = None) -> list[Opportunity]:
-    """The team's open deals in Negotiation closing in `month` of this year, by id (among `deals`,
-    the open deals when not given)."""
+def in_month(session, team: Team, month: int, deals: list[Opportunity]) -> list[Opportunity]:
+    """The team's deals in Negotiation closing in `month` of this year, by id, among the open `deals`."""
     year = clock.company_now(session).year
     members = set(session.scalars(select(Person.id).where(Person.team_id == team.id)))
-    return [d for d in (open_deals(session) if deals is None else deals) if d.owner_id in members
-            and d.stage == "Negotiation" and d.close_date.year == year and d.close_date.month == month]
+    return [d for d in deals if d.owner_id in members and d.stage == "Negotiation"
+            and d.close_date.year == year and d.close_date.month == month]
 
 
 def _options(session, split: str) -> list[tuple]:

@@ -107,7 +107,7 @@ class SupportWorkaround(TaskTemplate):
         # The split's usable cases (as of_pool keeps them), found without testing every case; all when none is.
         case = spread([c for c in inside if usable(c)] or [c for c in cases if usable(c)], instance)
         actor = session.get(Person, case.owner_id)
-        other = pick(rng, second_accounts(session, accounts, case))
+        other = pick(rng, second_accounts(session, accounts, case, bugs))
         contact = session.scalar(select(Contact.id).where(Contact.account_id == other.id).order_by(Contact.id))
         second = session.scalar(select(func.max(Case.id))) + 1  # the case the setup opens
         team, engineer = area_team(session, rng, case.subject)
