@@ -33,6 +33,14 @@ def org_search_people(
 
 
 @tool(read_only=True)
+def org_get_me(ctx: Context) -> schemas.MeOut:
+    """Get who you are (your profile: name, handle, title, team, manager) and the company's current date and time."""
+    with episode_call(ctx) as (session, actor):
+        person, now = services.whoami(session, actor)
+        return schemas.me_out(session, person, now)
+
+
+@tool(read_only=True)
 def org_get_person(ctx: Context, person: PersonRef) -> schemas.PersonOut:
     """Get one person's profile: title, department, team, manager, location, timezone and workspace role."""
     with episode_call(ctx) as (session, actor):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+import time
 from importlib.metadata import version
 from typing import Any
 
@@ -93,11 +94,33 @@ def catalog() -> list[Tool]:
 
 
 class EpisodeServer(MCPServer):
-    """An MCPServer bound to one episode; tools find the episode through `ctx.mcp_server`."""
+    """An MCPServer bound to one episode, serving the episode's tool set; tools find the episode
+    through `ctx.mcp_server`."""
 
     def __init__(self, episode):
-        super().__init__("officegym", instructions=INSTRUCTIONS, tools=catalog(), version=version("officegym"))
+        served = set(episode.tools)
+        super().__init__("officegym", instructions=INSTRUCTIONS, version=version("officegym"),
+                         tools=[t for t in catalog() if t.name in served])
         self.episode = episode
+        self._served = served
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
+        """Run a tool of this episode's set (a catalogue tool outside the set is refused by name) and
+        journal the call in the episode's trajectory, refused or not."""
+        started = time.perf_counter()
+        try:
+            if name not in self._served and any(t.name == name for t in catalog()):
+                raise ToolError(f"{name} is not among this episode's tools: it serves {len(self._served)} tools "
+                                "chosen for its task (tools/list shows them).")
+            result = await super().call_tool(name, arguments, context)
+        except Exception as error:
+            self.episode.trajectory.record("mcp", name, arguments, str(error) or type(error).__name__, 0,
+                                           time.perf_counter() - started)
+            raise
+        text = " ".join(getattr(c, "text", "") for c in getattr(result, "content", []))
+        self.episode.trajectory.record("mcp", name, arguments, text if getattr(result, "is_error", False) else None,
+                                       len(text), time.perf_counter() - started)
+        return result
 
 
 def build_server(episode) -> EpisodeServer:

@@ -26,9 +26,13 @@ def cmd_serve(args) -> int:
     store = EpisodeStore(settings)
     world = store.world(args.scale, args.seed, progress=_progress)
     default = store.create(scale=args.scale, seed=args.seed, actor=args.actor)
+    default.keep_alive = True  # the link printed below stays valid however long it is idle
     shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     base_url = args.public_url or os.environ.get("OFFICEGYM_PUBLIC_URL") or f"http://{shown_host}:{settings.port}"
-    app = build_app(store, settings, base_url, args.scale, args.seed)
+    if args.episode_ttl < 0:
+        print("officegym serve: --episode-ttl must be 0 (never) or more seconds", file=sys.stderr)
+        return 2
+    app = build_app(store, settings, base_url, args.scale, args.seed, episode_ttl=args.episode_ttl)
     print(f"officegym: world {world.key} (content hash {world.content_hash[:12]})")
     print(f"  UI   (open in a browser): {base_url}/e/{default.id}/")
     print(f"  MCP  (streamable HTTP):   {base_url}/e/{default.id}/mcp")
@@ -46,30 +50,53 @@ def cmd_mcp(args) -> int:
     from officegym.episodes import EpisodeStore
 
     store = EpisodeStore(load_settings(database_url=args.database_url))
-    episode = store.open(args.episode) if args.episode else store.create(args.task, args.instance, args.scale, args.seed)
+    episode = store.open(args.episode) if args.episode else store.create(
+        args.task, args.instance, args.scale, args.seed, tools=_tools_arg(args.tools))
     if not args.episode:
         print(f"officegym: episode {episode.id}: {episode.instruction or 'free world'}", file=sys.stderr)
     episode.mcp_server().run("stdio")
     return 0
 
 
-def cmd_run(args) -> int:
-    """Run an agent on tasks and print grades."""
-    from officegym.episodes import EpisodeStore
-    from officegym.runner import print_results, run
+def _tools_arg(text: str | None) -> str | list[str] | None:
+    """`--tools`: task, all, or apps, areas and tool names separated by commas."""
+    if text in (None, "", "task", "all"):
+        return text or None
+    return [word.strip() for word in text.split(",") if word.strip()]
 
-    if args.parallel < 1:
-        print("officegym run: --parallel must be at least 1", file=sys.stderr)
+
+def cmd_run(args) -> int:
+    """Run an agent (scripted, or a model with --agent openai) on tasks and print grades."""
+    from pathlib import Path
+
+    from officegym.episodes import EpisodeStore
+    from officegym.reports import ProgressBar
+    from officegym.runner import print_results, run
+    from officegym.tasks.registry import match_tasks
+
+    if args.parallel < 1 or args.trials < 1 or args.instances < 1 or args.max_turns < 1:
+        print("officegym run: --parallel, --instances, --trials and --max-turns must be at least 1", file=sys.stderr)
         return 2
+    agent = args.agent
+    if agent == "openai":
+        from officegym.model_agent import ModelSettings, model_agent
+
+        agent = model_agent(ModelSettings(
+            model=args.model, base_url=args.base_url, api_key=args.api_key or os.environ.get("OPENAI_API_KEY"),
+            max_turns=args.max_turns, retries=args.retries, temperature=args.temperature))
     store = EpisodeStore(load_settings(database_url=args.database_url))
+    total = len(match_tasks(args.tasks)) * args.instances * args.trials
     try:
-        results = print_results(run(store, args.agent, args.tasks, args.instances, args.scale, args.seed,
-                                    args.parallel), args.json)
+        results = print_results(run(store, agent, args.tasks, args.instances, args.scale, args.seed, args.parallel,
+                                    args.trials, Path(args.trajectories) if args.trajectories else None,
+                                    ProgressBar(total)), args.json)
     except ValueError as error:
         print(f"officegym run: {error}", file=sys.stderr)
         return 2
     finally:
         store.close()
+    if args.trajectories:
+        print(f"trajectories: {len(results)} files in {args.trajectories}", file=sys.stderr)
     return 0 if all(r["status"] != "error" for r in results) else 1
 
 
@@ -106,12 +133,42 @@ def cmd_prune(args) -> int:
 
 
 def cmd_tasks(args) -> int:
-    """List the registered tasks."""
+    """List the registered tasks, or with `export`, write the task catalogue (one row per instance)."""
     from officegym.tasks.registry import match_tasks
 
+    if args.action == "export":
+        return _export(args)
     for task in match_tasks(args.tasks):
         print(f"{task.id:<36} d{task.difficulty} {task.kind:<8} {task.split:<5} {task.scale:<6} {task.summary}")
     return 0
+
+
+def _export(args) -> int:
+    """`officegym tasks export`: the catalogue as JSON lines (or one JSON array) on standard output."""
+    import json
+
+    from officegym.catalogue import jobs, rows
+    from officegym.episodes import EpisodeStore
+
+    pairs = jobs(args.tasks, args.split, args.instances)
+    store = EpisodeStore(load_settings(database_url="sqlite"))
+    for needed in sorted({args.scale or template.scale for template, _ in pairs}):
+        store.world(needed, args.seed, progress=_progress)
+    written, failed = [], 0
+    for done, row in enumerate(rows(store, pairs, args.scale, args.seed), 1):
+        if "error" in row:
+            failed += 1
+            print(f"\nofficegym tasks export: left out {row['task_id']} #{row['instance']}: {row['error']}",
+                  file=sys.stderr)
+        elif args.format == "jsonl":
+            print(json.dumps(row), flush=True)
+        else:
+            written.append(row)
+        print(f"\rtask instances: {done}/{len(pairs)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    if args.format == "json":
+        print(json.dumps(written, indent=1))
+    return 1 if failed else 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -135,6 +192,8 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=None, help="port (default 8765)")
     serve.add_argument("--actor", default=None, help="whom the default episode acts as (@handle)")
     serve.add_argument("--public-url", default=None, help="base URL printed in links")
+    serve.add_argument("--episode-ttl", type=float, default=3600,
+                       help="delete task episodes unused for this many seconds (default 3600; 0: never)")
     serve.set_defaults(fn=cmd_serve)
 
     mcp = sub.add_parser("mcp", help=cmd_mcp.__doc__)
@@ -142,13 +201,29 @@ def parser() -> argparse.ArgumentParser:
     mcp.add_argument("--episode", help="id of an existing episode (from this machine's episodes folder)")
     mcp.add_argument("--task", help="start a new episode of this task instead")
     mcp.add_argument("--instance", type=int, default=0)
+    mcp.add_argument("--tools", default=None,
+                     help="tools served: task (a task's default), all (the free episode's), or a comma-separated "
+                          "list of apps, areas (e.g. crm.sales) and tool names")
     mcp.set_defaults(fn=cmd_mcp)
 
     runp = sub.add_parser("run", help=cmd_run.__doc__)
     world_args(runp)
     runp.add_argument("--agent", required=True,
-                      help="oracle, null, spam; adversarial: shotgun, spray, overreach, vandal, negate, revert; "
-                           "near misses: wrong_record, wrong_value, extra_row; wreck (deletes what the task is about)")
+                      help="openai (a model behind an OpenAI-compatible endpoint: see --model, --base-url); "
+                           "scripted: oracle, null, spam; adversarial: shotgun, spray, overreach, vandal, negate, "
+                           "revert; near misses: wrong_record, wrong_value, extra_row; wreck")
+    runp.add_argument("--model", default=os.environ.get("OFFICEGYM_MODEL", "default"),
+                      help="with --agent openai: the model name (default $OFFICEGYM_MODEL or 'default')")
+    runp.add_argument("--base-url", default=os.environ.get("OPENAI_BASE_URL"),
+                      help="with --agent openai: the endpoint, e.g. http://127.0.0.1:8000/v1 "
+                           "(default $OPENAI_BASE_URL)")
+    runp.add_argument("--api-key", default=None, help="with --agent openai: the key (default $OPENAI_API_KEY)")
+    runp.add_argument("--max-turns", type=int, default=30, help="with --agent openai: model turns per episode")
+    runp.add_argument("--retries", type=int, default=3, help="with --agent openai: retries of a failed request")
+    runp.add_argument("--temperature", type=float, default=None, help="with --agent openai: sampling temperature")
+    runp.add_argument("--trials", type=int, default=1, help="episodes per instance (pass^k uses k = trials)")
+    runp.add_argument("--trajectories", default=None, metavar="DIR",
+                      help="write one JSONL per episode there: every tool call and UI action, then the grade")
     runp.add_argument("--tasks", default="*", help="glob of task ids, e.g. 'chat.*'")
     runp.add_argument("--instances", type=int, default=3, help="instances per task")
     runp.add_argument("--parallel", type=int, default=1, help="episodes run at once (threads)")
@@ -165,8 +240,16 @@ def parser() -> argparse.ArgumentParser:
     prune.set_defaults(fn=cmd_prune)
 
     tasks = sub.add_parser("tasks", help=cmd_tasks.__doc__)
-    tasks.add_argument("--tasks", default="*")
-    tasks.set_defaults(fn=cmd_tasks)
+    tasks.add_argument("--tasks", default="*", help="glob of task ids, e.g. 'chat.*'")
+    tasks.set_defaults(fn=cmd_tasks, action=None)
+    export = tasks.add_subparsers(dest="action").add_parser(
+        "export", help="write every task instance (instruction, actor, date, tools, system prompt) as a dataset")
+    export.add_argument("--tasks", default="*", help="glob of task ids, e.g. 'chat.*'")
+    export.add_argument("--split", choices=("train", "test"), default=None, help="only this split")
+    export.add_argument("--instances", type=int, default=3, help="instances per task (1-1000)")
+    export.add_argument("--format", choices=("jsonl", "json"), default="jsonl")
+    export.add_argument("--scale", default=None, help="draw every task on this world (default: each task's own)")
+    export.add_argument("--seed", type=int, default=0, help="world seed")
     return top
 
 

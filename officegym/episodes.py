@@ -17,6 +17,7 @@ import secrets
 import shutil
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
@@ -30,6 +31,7 @@ from officegym.backends import EpisodeDatabase, backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.errors import Invalid, NotFound
+from officegym.trajectory import Trajectory
 from officegym.worlds import World, ensure_world
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,8 +46,12 @@ class Episode:
     """One live episode: its database, its actor and, for task episodes, the task instance."""
 
     def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start_path: Path,
-                 task: "TaskInstance | None", actor_id: int):
+                 task: "TaskInstance | None", actor_id: int, tools: tuple[str, ...] = ()):
         self.id = episode_id
+        self.tools = tools  # the MCP tools it serves (mcp_wrappers.toolsets)
+        self.trajectory = Trajectory()
+        self.created = self.last_used = time.time()  # for the store's listing and idle expiry only
+        self.keep_alive = False  # never expires (the served default episode)
         self.world = world
         self.database = database
         self.start_path = start_path
@@ -193,8 +199,11 @@ class EpisodeStore:
                 return candidate
 
     def create(self, task_id: str | None = None, instance: int = 0, scale: str = "small", seed: int = 0,
-               actor: str | None = None) -> Episode:
-        """A new episode: the free world (acting as `actor`, default the owner) or a task instance."""
+               actor: str | None = None, tools: str | list[str] | None = None) -> Episode:
+        """A new episode: the free world (acting as `actor`, default the owner) or a task instance.
+        `tools` picks the MCP tools it serves: "task" (a task episode's default), "all" (the free
+        episode's) or a list of apps, areas and tool names (see mcp_wrappers.toolsets)."""
+        served = tool_set(tools, task_id)
         world = self.world(scale, seed)
         inst = self.task_instance(world, task_id, instance) if task_id else None
         start = self._start_file(world, inst)
@@ -208,23 +217,24 @@ class EpisodeStore:
                 self._episodes.pop(episode_id, None)
                 self._retired.add(episode_id)
             raise
-        episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0)
+        episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0, served)
         if inst is None:
             with episode.session("setup") as session:
                 episode.actor_id = _default_actor(session, actor)
         # Recorded in the episodes folder so that another process (`officegym mcp --episode`) can open it.
         self._meta_path(episode_id).write_text(json.dumps({
             "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id,
-            "backend": self.backend.name}))
+            "backend": self.backend.name, "tools": list(served)}))
         with self._lock:
             self._episodes[episode_id] = episode
         return episode
 
     def get(self, episode_id: str) -> Episode:
-        """A live episode by id."""
+        """A live episode by id; the lookup counts as a use (it keeps the episode from expiring)."""
         episode = self._episodes.get(episode_id)
         if episode is None:
             raise NotFound("No such episode (it may have been deleted).")
+        episode.last_used = time.time()
         return episode
 
     def open(self, episode_id: str) -> Episode:
@@ -243,7 +253,7 @@ class EpisodeStore:
         world = self.world(meta["scale"], meta["seed"])
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
         episode = Episode(episode_id, world, self.backend.reopen(episode_id), self._start_file(world, inst), inst,
-                          meta["actor_id"])
+                          meta["actor_id"], tuple(meta.get("tools") or tool_set("all", None)))
         with self._lock:
             self._episodes[episode_id] = episode
         return episode
@@ -262,13 +272,33 @@ class EpisodeStore:
 
     def live(self) -> list[Episode]:
         """Every live episode."""
-        return [e for e in self._episodes.values() if e is not None]
+        return [e for e in list(self._episodes.values()) if e is not None]
+
+    def expire(self, idle_seconds: float) -> list[str]:
+        """Delete the episodes unused for longer than `idle_seconds` (not those kept alive); their ids."""
+        cutoff = time.time() - idle_seconds
+        expired = [e.id for e in self.live() if e.last_used < cutoff and not e.keep_alive]
+        for episode_id in expired:
+            try:
+                self.delete(episode_id)
+            except NotFound:  # deleted meanwhile
+                pass
+        return expired
 
     def close(self) -> None:
         """Delete every live episode."""
         for episode in self.live():
             self.delete(episode.id)
         self.backend.close()
+
+
+def tool_set(spec, task_id: str | None) -> tuple[str, ...]:
+    """The names of the tools an episode of `task_id` (None: the free episode) serves for `spec`."""
+    from officegym.mcp_wrappers.server import catalog
+    from officegym.mcp_wrappers.toolsets import resolve
+    from officegym.tasks.registry import get_task
+
+    return resolve(spec, [t.name for t in catalog()], get_task(task_id) if task_id else None)
 
 
 def _default_actor(session: Session, handle: str | None) -> int:

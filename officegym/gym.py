@@ -39,6 +39,11 @@ class GymEpisode:
             return {"id": person.id, "name": person.name, "handle": person.handle, "title": person.title}
 
     @property
+    def tools(self) -> tuple[str, ...]:
+        """The names of the MCP tools this episode serves."""
+        return self.episode.tools
+
+    @property
     def ui_url(self) -> str | None:
         """The browser link, when the gym was given a served base URL."""
         return f"{self._gym.base_url}/e/{self.id}/" if self._gym.base_url else None
@@ -72,9 +77,12 @@ class Gym:
         self.store = store or EpisodeStore(settings or load_settings())
         self.base_url = base_url.rstrip("/") if base_url else None
 
-    def episode(self, task_id: str | None = None, instance: int = 0, actor: str | None = None) -> GymEpisode:
-        """A fresh episode of a task instance (or the free world when task_id is None)."""
-        return GymEpisode(self, self.store.create(task_id, instance, self.scale, self.seed, actor))
+    def episode(self, task_id: str | None = None, instance: int = 0, actor: str | None = None,
+                tools: str | list[str] | None = None) -> GymEpisode:
+        """A fresh episode of a task instance (or the free world when task_id is None). `tools`:
+        "task" (a task's default: its apps, the directory, the handbook, submit_answer), "all" (the
+        free episode's default) or a list of apps, areas and tool names."""
+        return GymEpisode(self, self.store.create(task_id, instance, self.scale, self.seed, actor, tools))
 
     def tasks(self, pattern: str = "*") -> list[str]:
         """Ids of the registered tasks matching a glob."""

@@ -1,4 +1,6 @@
-"""`officegym run`: play a scripted agent on task instances and report grades.
+"""`officegym run`: play an agent on task instances and report grades.
+
+`--agent openai` plays a model behind any OpenAI-compatible endpoint (officegym.model_agent).
 
 Agents (officegym.agents): `oracle` replays each instance's reference solution, `null` does
 nothing, `spam` posts the instruction everywhere; the adversarial agents (`shotgun`, `spray`,
@@ -12,54 +14,88 @@ from __future__ import annotations
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterable
+from pathlib import Path
+from typing import Callable, Iterable
 
 from officegym.agents import agents
-from officegym.episodes import EpisodeStore
-from officegym.tasks.registry import match_tasks
+from officegym.episodes import Episode, EpisodeStore
+from officegym.reports import report_table
+from officegym.tasks.registry import get_task, match_tasks
 
 AGENTS = agents()
+Agent = Callable[[Episode], "dict | None"]
 
 
-def run_one(store: EpisodeStore, agent: str, task_id: str, instance: int, scale: str, seed: int) -> dict:
-    """One episode: create, play, grade, delete. Returns the grade as a dict; an instance that
-    cannot be drawn or set up is reported as an error, and the run goes on."""
+def run_one(store: EpisodeStore, agent: Agent, task_id: str, instance: int, scale: str, seed: int,
+            trial: int = 0, trajectories: Path | None = None) -> dict:
+    """One episode: create, play, grade, delete. Returns the grade as a dict, with the task's apps and
+    difficulty, the instance and trial and what the agent reported; an instance that cannot be drawn
+    or set up is reported as an error, and the run goes on. With `trajectories`, the episode's steps
+    and its grade are written to `<task>-<instance>-<trial>.jsonl` there."""
+    template = get_task(task_id)
+    about = {"instance": instance, "trial": trial, "apps": list(template.apps), "difficulty": template.difficulty}
     try:
         episode = store.create(task_id, instance, scale, seed)
     except Exception as error:
         return {"task_id": task_id, "episode": None, "status": "error", "success": None, "score": None,
-                "checks": [], "error": f"could not create the episode: {type(error).__name__}: {error}",
-                "instance": instance}
+                "checks": [], "error": f"could not create the episode: {type(error).__name__}: {error}", **about}
     try:
         try:
-            AGENTS[agent](episode)
+            played = agent(episode)
         except Exception as error:  # the agent failed; grading still tells what state it left
-            agent_error = f"{type(error).__name__}: {error}"
+            played, agent_error = None, f"{type(error).__name__}: {error}"
         else:
             agent_error = ""
-        result = episode.grade().to_dict()
-        result["instance"] = instance
+        result = {**episode.grade().to_dict(), **about}
+        if isinstance(played, dict):
+            result["agent"] = played
         if agent_error:
             result["agent_error"] = agent_error
+        if trajectories is not None:
+            write_trajectory(trajectories / f"{task_id}-{instance}-{trial}.jsonl", episode, result)
         return result
     finally:
         store.delete(episode.id)
 
 
-def run(store: EpisodeStore, agent: str, pattern: str = "*", instances: int = 3, scale: str | None = None,
-        seed: int = 0, parallel: int = 1) -> Iterable[dict]:
-    """Yield one result per (task, instance), in order. Without a `scale`, each task is drawn on its
-    own (its template's `scale`: small, medium for workflows and refusals)."""
-    if agent not in AGENTS:
-        raise ValueError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
+def write_trajectory(path: Path, episode: Episode, result: dict) -> None:
+    """An episode's steps as JSON lines, then what the agent reported, then the grade."""
+    lines = [json.dumps(step) for step in episode.trajectory.steps()]
+    if "agent" in result:
+        lines.append(json.dumps({"type": "agent", **result["agent"]}))
+    lines.append(json.dumps({"type": "grade", **{k: v for k, v in result.items() if k != "agent"}}))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def run(store: EpisodeStore, agent: str | Agent, pattern: str = "*", instances: int = 3, scale: str | None = None,
+        seed: int = 0, parallel: int = 1, trials: int = 1, trajectories: Path | None = None,
+        progress: Callable[[dict], None] | None = None) -> Iterable[dict]:
+    """Yield one result per (task, instance, trial), in order. `agent` is a scripted agent's name or
+    a function playing an episode. Without a `scale`, each task is drawn on its own (its template's
+    `scale`: small, medium for workflows and refusals). `progress` is called with each result."""
+    if isinstance(agent, str):
+        if agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r}; choose from {', '.join(['openai', *AGENTS])}")
+        agent = AGENTS[agent]
     tasks = match_tasks(pattern)
     if not tasks:
         raise ValueError(f"no task matches {pattern!r}")
-    jobs = [(t.id, k, scale or t.scale) for t in tasks for k in range(instances)]
+    if trials < 1 or instances < 1:
+        raise ValueError("--instances and --trials must be at least 1")
+    if trajectories is not None:
+        trajectories.mkdir(parents=True, exist_ok=True)
+    jobs = [(t.id, k, scale or t.scale, trial) for t in tasks for k in range(instances) for trial in range(trials)]
     for needed in sorted({job[2] for job in jobs}):
         store.world(needed, seed, progress=_progress)
+
+    def one(job):
+        result = run_one(store, agent, job[0], job[1], job[2], seed, job[3], trajectories)
+        if progress:
+            progress(result)
+        return result
+
     with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        yield from pool.map(lambda job: run_one(store, agent, job[0], job[1], job[2], seed), jobs)
+        yield from pool.map(one, jobs)
 
 
 def _progress(stage: str, fraction: float) -> None:
@@ -97,4 +133,6 @@ def print_results(results: Iterable[dict], as_json: bool) -> list[dict]:
             print(json.dumps(result), flush=True)
     if not as_json:
         print(summary_table(collected))
+        print()
+        print(report_table(collected))
     return collected

@@ -2,7 +2,7 @@
 
 - `/e/<id>/...`       the Flask UI (through a WSGI bridge)
 - `/e/<id>/mcp`       that episode's MCP server over streamable HTTP
-- `/api/...`          the control API, behind the admin token (agents never get it)
+- `/api/...`          the control API, behind the admin token (agents never get it): control_api.py
 - `/healthz`          liveness for container health checks, without a token
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import secrets
 from typing import Any
 
 import anyio
@@ -93,68 +92,6 @@ class McpHost:
                 self._running.clear()
 
 
-def control_routes(store: EpisodeStore, settings: Settings, host: McpHost, base_url: str,
-                   scale: str, seed: int) -> list[Route]:
-    """The admin-only control API."""
-
-    def authorised(request: Request) -> bool:
-        given = request.headers.get("authorization", "")
-        return secrets.compare_digest(given.encode(), f"Bearer {settings.admin_token}".encode())
-
-    def guarded(handler):
-        async def endpoint(request: Request):
-            if not authorised(request):
-                return JSONResponse({"error": "admin token required (Authorization: Bearer ...)"}, 401)
-            try:
-                return await handler(request)
-            except OfficeError as error:
-                return JSONResponse({"error": error.message}, error.http_status)
-        return endpoint
-
-    async def create_episode(request: Request):
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        if not isinstance(body, dict) or not isinstance(body.get("task"), str):
-            return JSONResponse({"error": 'send JSON {"task": "<task id>", "instance": <int>}'}, 400)
-        instance = body.get("instance", body.get("seed", 0))
-        if isinstance(instance, bool) or not isinstance(instance, int) or instance < 0:
-            return JSONResponse({"error": "instance must be a whole number >= 0"}, 400)
-        episode = await anyio.to_thread.run_sync(lambda: store.create(body["task"], instance, scale, seed))
-        with episode.session() as session:
-            actor = episode.actor(session)
-            who = {"id": actor.id, "name": actor.name, "handle": actor.handle, "title": actor.title}
-        return JSONResponse({"id": episode.id, "ui_url": f"{base_url}/e/{episode.id}/",
-                             "mcp_url": f"{base_url}/e/{episode.id}/mcp", "instruction": episode.instruction,
-                             "actor": who, "task_id": episode.task_id}, 201)
-
-    async def grade_episode(request: Request):
-        episode = store.get(request.path_params["episode_id"])
-        if not episode.is_task:
-            return JSONResponse({"error": "the free episode has no task to grade"}, 400)
-        result = await anyio.to_thread.run_sync(episode.grade)
-        return JSONResponse(result.to_dict())
-
-    async def delete_episode(request: Request):
-        episode_id = request.path_params["episode_id"]
-        store.delete(episode_id)
-        host.forget(episode_id)
-        return JSONResponse({"deleted": episode_id})
-
-    async def list_tasks(request: Request):
-        from officegym.tasks.registry import all_tasks
-
-        return JSONResponse({"tasks": [{"id": t.id, "apps": list(t.apps), "difficulty": t.difficulty,
-                                        "kind": t.kind, "split": t.split, "scale": t.scale,
-                                        "rules": list(t.rules), "summary": t.summary} for t in all_tasks()]})
-
-    return [Route("/api/episodes", guarded(create_episode), methods=["POST"]),
-            Route("/api/episodes/{episode_id}/grade", guarded(grade_episode), methods=["POST"]),
-            Route("/api/episodes/{episode_id}", guarded(delete_episode), methods=["DELETE"]),
-            Route("/api/tasks", guarded(list_tasks), methods=["GET"])]
-
-
 def health_route(store: EpisodeStore) -> Route:
     """`GET /healthz` for container health checks: open to anyone, so it says only that the process
     serves and how many episodes are live."""
@@ -165,8 +102,11 @@ def health_route(store: EpisodeStore) -> Route:
     return Route("/healthz", health, methods=["GET"])
 
 
-def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str = "small", seed: int = 0):
-    """The whole server as one ASGI app."""
+def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str = "small", seed: int = 0,
+              episode_ttl: float = 0):
+    """The whole server as one ASGI app. With `episode_ttl` > 0, episodes unused for that many
+    seconds are deleted (a crashed rollout's episode does not stay forever)."""
+    from officegym.control_api import control_routes
     from officegym.web import create_app
 
     host = McpHost(store, settings.host)
@@ -176,7 +116,7 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
 
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":
-            await _lifespan(scope, receive, send, host)
+            await _lifespan(scope, receive, send, host, store, episode_ttl)
             return
         path = scope.get("path", "")
         match = MCP_PATH.match(path)
@@ -191,10 +131,21 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
     return app
 
 
-async def _lifespan(scope, receive, send, host: McpHost) -> None:
+async def _expire_idle(store: EpisodeStore, host: McpHost, ttl: float) -> None:
+    """Delete idle episodes, checking a few times per `ttl` (at least every minute)."""
+    while True:
+        await anyio.sleep(min(60.0, max(ttl / 4, 0.05)))
+        for episode_id in await anyio.to_thread.run_sync(lambda: store.expire(ttl)):
+            host.forget(episode_id)
+
+
+async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, episode_ttl: float) -> None:
     message = await receive()
     assert message["type"] == "lifespan.startup"
-    async with host.running():
+    async with host.running(), anyio.create_task_group() as chores:
+        if episode_ttl > 0:
+            chores.start_soon(_expire_idle, store, host, episode_ttl)
         await send({"type": "lifespan.startup.complete"})
         message = await receive()
+        chores.cancel_scope.cancel()
         await send({"type": "lifespan.shutdown.complete"})

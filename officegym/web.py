@@ -25,8 +25,9 @@ from werkzeug.exceptions import HTTPException
 from officegym.answers import last_answer, submit_answer
 from officegym.apps.chat.services import MENTION_PATTERN
 from officegym.apps.org.models import Person
-from officegym.apps.org.services import get_person, search_people
+from officegym.apps.org.services import get_person, search_people, whoami
 from officegym.episodes import Episode, EpisodeStore
+from officegym import web_trajectory
 from officegym.errors import Invalid, NotFound, OfficeError
 
 # Message text mentions @handles case-insensitively (the service lowercases before matching).
@@ -51,6 +52,7 @@ class Me:
     name: str
     handle: str
     role: str
+    now: datetime  # the company's current time when the request began
 
 
 # ---------------------------------------------------------------- helpers for views
@@ -66,8 +68,8 @@ def acting_id(episode: Episode) -> int:
 def ui() -> Iterator[tuple[Session, Person]]:
     """One transaction for this request on the episode's database, and the acting person in it."""
     with g.episode.session("ui") as db:
-        actor = g.episode.actor(db, acting_id(g.episode))
-        g.me = Me(actor.id, actor.name, actor.handle, actor.role)
+        actor, now = whoami(db, g.episode.actor(db, acting_id(g.episode)))
+        g.me = Me(actor.id, actor.name, actor.handle, actor.role, now)
         yield db, actor
 
 
@@ -222,6 +224,8 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
             if not expected or not compare_digest(expected.encode(), given.encode()):
                 abort(400, "This form's security token is missing or out of date. Reload the page and submit again.")
 
+    web_trajectory.install(app)
+
     @app.context_processor
     def common():
         return {"episode": g.get("episode"), "me": g.get("me")}
@@ -240,12 +244,14 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
         # The transaction has rolled back. Say why, with the error's status, and link back to the
         # page a refused form came from.
         back = back_url() if request.method == "POST" and "episode" in g else None
+        g.step_error = err.message
         return render_template("error.html", title=ERROR_TITLES.get(type(err).__name__, "Error"),
                                message=err.message, back=back), err.http_status
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         response = err.get_response()
+        g.step_error = err.description
         response.set_data(render_template("error.html", title=err.name, message=err.description))
         response.content_type = "text/html; charset=utf-8"
         return response
@@ -278,9 +284,9 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
         refuse_switch_in_task()
         with ui() as (db, actor):
             person = get_person(db, actor, request.form.get("person", ""))
-            chosen = Me(person.id, person.name, person.handle, person.role)
-        browser["act_as"] = {**browser.get("act_as", {}), g.episode.id: chosen.id}
-        flash(f"You are now acting as {chosen.name} (@{chosen.handle}).", "info")
+            chosen, name, handle = person.id, person.name, person.handle
+        browser["act_as"] = {**browser.get("act_as", {}), g.episode.id: chosen}
+        flash(f"You are now acting as {name} (@{handle}).", "info")
         return see_other(back_url())
 
     app.register_blueprint(org_bp, url_prefix="/e/<episode_id>/org")

@@ -175,6 +175,8 @@ class TaskTemplate:
     kind: ClassVar[str] = "task"  # one of KINDS: a task, a workflow (a goal to find out and carry out), a refusal
     rules: ClassVar[tuple[str, ...]] = ()  # titles of the handbook articles the task needs and does not state
     scale: ClassVar[str] = "small"  # the world it is drawn on unless a run names another
+    # The apps and areas (mcp_wrappers.toolsets) its episodes serve by default, where its apps hold too many tools.
+    toolsets: ClassVar[tuple[str, ...]] = ()
 
     def sample(self, session: Session, rng: random.Random, instance: int) -> TaskInstance:
         """Draw instance number `instance`."""

@@ -175,6 +175,7 @@ class DiscountThroughManager(TaskTemplate):
     """Two discounts a competitor forced: one set directly, one requested and decided by the manager."""
 
     id, apps, difficulty = "w.deal_discount_through_manager", ("chat", "crm", "org", "tickets"), 4
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (DISCOUNTS,)
     summary = ("A colleague relays what a customer needs to beat a competitor: set the discounts within the limit, add "

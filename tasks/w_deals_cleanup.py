@@ -91,6 +91,7 @@ class PipelineCleanup(TaskTemplate):
     """A rep's past-due deals closed as lost, or given their real close date, from their notes."""
 
     id, apps, difficulty = "w.deal_pipeline_cleanup", ("chat", "crm", "tickets"), 4
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (LOSSES,)
     summary = ("Close out a rep's past-due deals from their notes: loss reasons as the handbook defines them, the "

@@ -119,6 +119,7 @@ class CloseSignedDeal(TaskTemplate):
     """A signed deal taken through the deal desk checklist and closed as won."""
 
     id, apps, difficulty = "w.deal_close_signed", ("chat", "crm", "tickets"), 4
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (DESK,)
     summary = ("Close a signed deal per the deal desk checklist: the manager decides the pending discount, the lines "

@@ -94,6 +94,7 @@ class OutageCredit(TaskTemplate):
     """An outage credit worked out, routed to the right approver and noted on the account."""
 
     id, apps, difficulty = "w.deal_outage_credit", ("chat", "crm", "org", "tickets"), 5
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "test"
     rules = (CREDITS,)
     summary = ("Work out a customer's outage credit from last month's incidents (capped at 25%), find the approver "

@@ -36,6 +36,7 @@ class DeskPrep(TaskTemplate):
     """A deal made ready for the deal desk before signature."""
 
     id, apps, difficulty = "w.deal_desk_prep", ("chat", "crm", "tickets"), 4
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (DESK,)
     summary = ("Get a deal ready for the deal desk before signature: ask the colleague who ran the last call, fix the "

@@ -60,6 +60,7 @@ class DeclareIncidentFromReport(TaskTemplate):
 
     id, apps, kind, difficulty, scale = ("w.incident_declare_from_report", ("chat", "tickets", "sheets", "crm"),
                                          "workflow", 4, "medium")
+    toolsets = ("chat", "crm.records", "sheets.cells", "tickets.work", "tickets.admin")  # its apps hold over 100 tools
     rules = (SEVERITY, COMMUNICATION, HANDOVER)
     summary = ("Declare the production incident a colleague reported in #it-help: the urgency from the customer's "
                "account owner, owning group and engineer on call, the #incidents post, the key back in the thread.")

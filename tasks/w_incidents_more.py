@@ -77,6 +77,7 @@ class IncidentRootCauseFollowup(TaskTemplate):
 
     id, apps, kind, difficulty, scale = ("w.postmortem_root_cause", ("tickets", "chat", "sheets"), "workflow", 5,
                                          "medium")
+    toolsets = ("chat", "sheets", "tickets.work")  # its apps hold over 100 tools
     rules = (COMMUNICATION, HANDOVER)
     summary = ("Record a resolved incident's root cause, learned from its engineer in the incident's thread, on it "
                "and on the later incident with the same cause; file or reuse the Problem, link both, tell reporters.")

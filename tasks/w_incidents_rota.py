@@ -64,6 +64,7 @@ class OnCallHandover(TaskTemplate):
     engineer the rota puts on call this week: a work note, the new assignee and a reply in each thread."""
 
     id, apps, kind, difficulty, scale = ("w.oncall_handover", ("tickets", "sheets", "chat"), "workflow", 5, "medium")
+    toolsets = ("chat", "sheets", "tickets.work")  # its apps hold over 100 tools
     rules = (HANDOVER,)
     summary = ("Hand over the group's open incidents on Monday: who is next comes from the On-call Rota; a work note, "
                "the new assignee and a reply in each incident's #incidents thread.")

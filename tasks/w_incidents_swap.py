@@ -61,6 +61,7 @@ class OnCallWeekSwap(TaskTemplate):
 
     id, apps, kind, difficulty, scale = ("w.oncall_week_swap", ("chat", "sheets", "tickets", "org"), "workflow", 4,
                                          "medium")
+    toolsets = ("chat", "sheets", "tickets.work")  # its apps hold over 100 tools
     rules = (HANDOVER, NAMING)
     split = "test"
     summary = ("Three colleagues ask to swap on-call weeks: swap with the teammate in the rota and tell the team "

@@ -66,6 +66,7 @@ def _note(name: str, department: str, quarter: int) -> str:
 @register
 class HeadcountNewHires(TaskTemplate):
     id, apps, difficulty = "w.people_headcount_new_hires", ("sheets", "chat", "org", "tickets"), 4
+    toolsets = ("chat", "sheets", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (CHECKLIST,)
     summary = ("Do the People team's part of the onboarding checklist for today's four joiners: a row each in the "

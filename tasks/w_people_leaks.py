@@ -64,6 +64,7 @@ def _an(word: str, capital: bool = True) -> str:
 @register
 class LeakedCustomerCredential(TaskTemplate):
     id, apps, difficulty = "w.people_leaked_credential", ("chat", "sheets", "tickets", "crm"), 4
+    toolsets = ("chat", "crm.records", "sheets.cells", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (LEAKS,)
     summary = ("Two customers' credentials were pasted in a team channel and its thread (one also in a ticket and a "

@@ -98,6 +98,7 @@ def _analyst(session, rng, *besides: int) -> Person:
 @register
 class SignedOrderForms(TaskTemplate):
     id, apps, difficulty = "w.revenue_signed_order_forms", ("crm", "chat", "tickets", "sheets"), 4
+    toolsets = ("chat", "crm.sales", "sheets.cells", "sheets.views", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (DESK,)
     summary = ("Get the signed order forms' figures from the deal desk (and the analyst it names), make the CRM and "

@@ -131,6 +131,7 @@ def _total_pool(session, p: dict, total: int) -> list[Candidate]:
 @register
 class MonthCommit(TaskTemplate):
     id, apps, difficulty = "w.revenue_month_commit", ("chat", "crm", "sheets", "tickets"), 5
+    toolsets = ("chat", "crm.sales", "crm.records", "sheets.cells", "sheets.files")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = ("Data sharing: salaries and customer data",)
     summary = ("Ask each owner (or who covers for one away) whether they commit their deals closing in a month, list "

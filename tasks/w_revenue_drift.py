@@ -149,6 +149,7 @@ def _drawn(session, rng, split: str, instance: int):
 @register
 class PipelineDrift(TaskTemplate):
     id, apps, difficulty = "w.revenue_pipeline_drift", ("crm", "sheets", "tickets", "chat", "org"), 4
+    toolsets = ("chat", "crm.sales", "sheets.cells", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = ("Deal desk checklist before Closed Won", "Data sharing: salaries and customer data")
     summary = ("Correct your rows of the team's pipeline workbook from the CRM, file a deal-desk ticket per deal "

@@ -97,6 +97,7 @@ def _setup(p: dict):
 @register
 class ExpenseReport(TaskTemplate):
     id, apps, difficulty = "w.expense_report_trip", ("chat", "sheets", "tickets", "org"), 4
+    toolsets = ("chat", "sheets", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "test"
     rules = ("Expense policy",)
     summary = ("Build your Q1 expense report (a trip, a conference, a team lunch) as the Expense policy wants it, ask "

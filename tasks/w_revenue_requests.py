@@ -125,6 +125,7 @@ def _asker(session, rng, *besides: int) -> Person:
 @register
 class CreditRequests(TaskTemplate):
     id, apps, difficulty = "w.revenue_credit_requests", ("crm", "sheets", "chat", "org", "tickets"), 4
+    toolsets = ("chat", "crm.service", "crm.records", "sheets.cells", "sheets.files")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = ("Refunds and credits",)
     summary = ("Get your customers' credit and refund requests to their approvers as the handbook says: a note on "

@@ -210,6 +210,7 @@ class SupportEscalateCase(TaskTemplate):
     """Escalate one customer case the handbook's way; the team whose area it is comes from the engineer."""
 
     id, apps, difficulty, kind = "w.support_escalate_case", ("crm", "tickets", "chat", "org"), 4, "workflow"
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (ESCALATION,)
     summary = ("Take a customer's case down the escalation path: ask the engineer who triaged it which team owns "
                "it, file the bug as the handbook wants, watch it, escalate the case with its key, tell the customer.")

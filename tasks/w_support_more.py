@@ -72,6 +72,7 @@ class SupportDuplicateCases(TaskTemplate):
     """Put a customer's repeated reports of one problem on the one bug that tracks it."""
 
     id, apps, difficulty, kind = "w.support_duplicate_cases", ("crm", "tickets", "chat", "org"), 4, "workflow"
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (ESCALATION,)
     summary = ("A customer reported one problem in several cases: escalate yours to the bug a teammate filed, "
                "watch it as the account owner, give each teammate with a case about it the bug's key, and tell "

@@ -59,6 +59,7 @@ class SupportLegalQueue(TaskTemplate):
     """Take the two customer requests the SLA rules put first (oldest of the highest priority) and answer."""
 
     id, apps, difficulty, kind = "w.support_legal_queue", ("chat", "tickets", "crm"), 4, "workflow"
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (SLA,)
     summary = ("An account owner asks the legal desk about a customer's waiting requests: take the two the SLA "
                "rules put first, assign them to yourself, start and answer them, and tell the owner their keys.")

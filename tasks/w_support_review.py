@@ -101,6 +101,7 @@ class SupportEscalationReview(TaskTemplate):
     """Act on each of your escalations by where its bug stands (Done, not started past due, fine)."""
 
     id, apps, difficulty, kind = "w.support_escalation_review", ("crm", "tickets", "chat", "org"), 4, "workflow"
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (ESCALATION,)
     summary = ("Review your escalated cases where their bugs stand: close and tell the customer when the bug is "
                "Done, take the bugs nobody started by their due date to the VP of Customer Success.")

@@ -90,6 +90,7 @@ class SupportWorkaround(TaskTemplate):
     """Get an engineer's workaround, record it on each case and bug, and have each customer told."""
 
     id, apps, difficulty, kind = "w.support_workaround_case", ("crm", "tickets", "chat", "org"), 5, "workflow"
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules, split = "medium", (ESCALATION,), "test"
     summary = ("Get the workaround from the engineer on the bugs behind your escalated cases about one problem, "
                "note it on each case and bug, and have each account owner tell their customer.")

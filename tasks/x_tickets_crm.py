@@ -99,6 +99,7 @@ class EscalateCaseToTicket(TaskTemplate):
 @register
 class LegalReviewForBiggestDeal(TaskTemplate):
     id, apps, difficulty = "x.legal_review_for_biggest_deal", ("crm", "tickets", "chat"), 3
+    toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     rules = ("Deal desk checklist before Closed Won",)
     summary = "Open a contract review in LEGAL for your biggest open deal and tell #deals the ticket key."
 

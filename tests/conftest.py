@@ -120,11 +120,11 @@ def free_port() -> int:
 class LiveServer:
     """uvicorn serving build_app() in a background thread."""
 
-    def __init__(self, store: EpisodeStore, scale: str = "tiny"):
+    def __init__(self, store: EpisodeStore, scale: str = "tiny", episode_ttl: float = 0):
         self.settings = load_settings(host="127.0.0.1", port=free_port(), admin_token="test-admin-token")
         self.store = store
         self.base_url = f"http://127.0.0.1:{self.settings.port}"
-        app = build_app(store, self.settings, self.base_url, scale=scale, seed=0)
+        app = build_app(store, self.settings, self.base_url, scale=scale, seed=0, episode_ttl=episode_ttl)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.settings.port,
                                                     log_level="warning", lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -149,11 +149,11 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def served(settings, scale: str):
+def served(settings, scale: str, episode_ttl: float = 0):
     """A store served on one world scale, closed afterwards."""
     store = EpisodeStore(settings)
     store.world(scale, 0)  # built before serving: a fresh machine builds the medium world in about a minute
-    with LiveServer(store, scale=scale) as server:
+    with LiveServer(store, scale=scale, episode_ttl=episode_ttl) as server:
         yield server
     store.close()
 

@@ -87,6 +87,20 @@ class PersonOut(BaseModel):
     role: str = Field(description="Workspace role: owner, admin or member")
 
 
+class MeOut(PersonOut):
+    """Who you are in this episode, and the company's current date and time."""
+
+    now: str = Field(description=(
+        "The company's current date and time, ISO 8601 (simulated: use it, not your own clock)"))
+    weekday: str = Field(description="The day of the week of `now`, e.g. Monday")
+
+
+def me_out(session: Session, person: Person, now) -> MeOut:
+    """The acting person's profile with the company's current time."""
+    return MeOut(**person_out(session, person).model_dump(), now=now.isoformat(timespec="seconds"),
+                 weekday=now.strftime("%A"))
+
+
 class PersonPage(PageFields):
     """One page of people."""
 

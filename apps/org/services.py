@@ -3,11 +3,14 @@ someone by id, @handle, email or full name."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import Boolean, String, func, literal, or_, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.functions import FunctionElement
 
+from officegym import clock
 from officegym.errors import Invalid, NotFound
 from officegym.pagination import Page, paginate
 
@@ -119,6 +122,11 @@ def search_people(session: Session, actor: Person, query: str = "", department: 
     if department not in (None, ""):
         stmt = stmt.where(Person.department_id == get_department(session, actor, department).id)
     return paginate(session, stmt, offset, limit)
+
+
+def whoami(session: Session, actor: Person) -> tuple[Person, datetime]:
+    """The acting person and the company's current date and time (simulated, the same in every replay)."""
+    return actor, clock.now(session)
 
 
 def get_person(session: Session, actor: Person, ref: int | str) -> Person:

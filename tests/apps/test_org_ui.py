@@ -90,3 +90,14 @@ def test_unknown_records_and_bad_paging_are_clear_errors(browser):
     bad = browser.get("/org/", query_string={"offset": "abc"})
     assert bad.status_code == 400 and "'offset' must be a whole number" in error_message(bad)
     assert browser.get("/org/", query_string={"department": "nope"}).status_code == 404
+
+
+def test_every_page_shows_the_company_date_and_time_as_get_me_does(browser):
+    from officegym import clock
+
+    with browser.db() as db:
+        now = clock.now(db)
+    page = text_of(browser.get("/org/"))
+    shown = re.search(r'<time[^>]*datetime="([^"]+)"[^>]*data-testid="company-now">([^<]+)</time>', page)
+    assert shown and shown.group(1) == now.isoformat(timespec="minutes")
+    assert shown.group(2) == now.strftime("%A %d %B %Y, %H:%M")

@@ -128,3 +128,19 @@ def test_get_team_with_members(agent):
 def test_bad_org_input_is_an_error_and_changes_nothing(agent, name, args, says):
     agent.fails(name, args, says)
 
+
+
+def test_get_me_tells_who_i_am_and_the_company_time(small_episode, agent_as):
+    from officegym import clock
+
+    with small_episode.session() as s:
+        handle = s.scalar(select(Person.handle).where(Person.manager_id.is_not(None)).order_by(Person.id.desc()))
+    me = agent_as(handle)
+    with me.episode.session() as s:
+        now = clock.now(s)
+    got = me.ok("org_get_me")
+    assert got == {**me.ok("org_get_person", {"person": handle}), "now": now.isoformat(timespec="seconds"),
+                   "weekday": now.strftime("%A")}
+    me.ok("chat_post_message", {"channel": "general", "text": "morning"})  # a write moves the company clock
+    with me.episode.session() as s:
+        assert me.ok("org_get_me")["now"] == clock.now(s).isoformat(timespec="seconds") > got["now"]

@@ -245,7 +245,7 @@ def test_read_only_tools_change_nothing(agent):
         "chat_list_mentions": {}, "chat_list_pins": {"channel": "general"}, "chat_list_unreads": {},
         "org_search_people": {}, "org_get_person": {"person": person}, "org_list_direct_reports": {"person": person},
         "org_list_departments": {}, "org_get_department": {"department": department}, "org_list_teams": {},
-        "org_get_team": {"team": team},
+        "org_get_team": {"team": team}, "org_get_me": {},
         **crm_reads(agent), **tickets_reads(agent), **sheets_reads(agent),
     }
     assert set(args) == {t.name for t in catalog() if t.annotations.read_only_hint}

@@ -54,3 +54,24 @@ def test_a_template_that_cannot_draw_an_instance_is_reported_and_the_run_goes_on
     assert rows["tickets.hand_incident_over"]["status"] == "error"
     assert "could not create the episode" in rows["tickets.hand_incident_over"]["error"]
     assert rows["chat.set_topic"]["status"] == "failed"
+
+
+def test_tasks_export_writes_the_catalogue_as_json_lines():
+    done = officegym("tasks", "export", "--tasks", "chat.set_topic,crm.*", "--split", "test", "--instances", "2",
+                     "--scale", "small")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert rows and {r["split"] for r in rows} == {"test"} and {r["scale"] for r in rows} == {"small"}
+    assert all(r["task_id"].startswith("crm.") for r in rows) and len(rows) % 2 == 0
+    assert [r["instance"] for r in rows[:2]] == [0, 1] and rows[0]["instruction"] != rows[1]["instruction"]
+    for row in rows:
+        assert f"@{row['actor']['handle']}" in row["system_prompt"] and row["now"][:4] in row["system_prompt"]
+        assert len(row["tools"]) <= 100 and "submit_answer" in row["tools"]
+        assert ("submit_answer tool" in row["system_prompt"]) == row["expects_answer"]
+    assert f"task instances: {len(rows)}/{len(rows)}" in done.stderr
+    wrong = officegym("tasks", "export", "--instances", "0")
+    assert wrong.returncode == 2 and "instances must be" in wrong.stderr
+    partial = officegym("tasks", "export", "--tasks", "crm.*", "--instances", "1", "--scale", "tiny")
+    left_out = partial.stderr.count("left out crm.")
+    assert partial.returncode == 1 and 0 < left_out and len(partial.stdout.splitlines()) + left_out == len(
+        [line for line in officegym("tasks", "--tasks", "crm.*").stdout.splitlines() if line.strip()])

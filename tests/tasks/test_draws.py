@@ -4,7 +4,8 @@
 - no positional shortcut: over 20 instances, the target is the newest record of its kind in at most a third;
 - instances that differ: over 50 draws, at least 20 distinct targets and 10 distinct actors, where the
   world holds them. A task template on the small world may hold fewer people and records than that:
-  then the 50 draws must find three quarters of those 100 draws find (the draws cover the world)."""
+  then the 50 draws must find three quarters of those 100 draws find (the draws cover the world);
+- tools: each reference solution calls only tools its task's episodes serve by default."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from officegym.apps.crm.models import Account, Case, Contact, Lead, Opportunity
 from officegym.apps.sheets.models import Workbook
 from officegym.apps.tickets.models import Ticket
 from officegym.db import make_sessionmaker, sqlite_engine
+from officegym.episodes import tool_set
+from officegym.mcp_wrappers.toolsets import TASK_LIMIT
 from officegym.tasks.registry import all_tasks
 from officegym.tasks.split import SPLITS, in_split, person_in
 
@@ -143,3 +146,15 @@ def test_draws_keep_to_their_split_differ_and_hold_no_positional_shortcut(store,
         f"{template.id}: {len(actors)} actors in {DRAWS} draws, of the {len(all_actors)} of {DRAWS + MORE} draws"
     assert len(targets) >= min(TARGETS, math.ceil(len(all_targets) * COVER)), \
         f"{template.id}: {len(targets)} targets in {DRAWS} draws, of the {len(all_targets)} of {DRAWS + MORE} draws"
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+def test_reference_solutions_need_only_the_default_tools(store, template):
+    """A task episode serves its task's tool set by default (mcp_wrappers.toolsets): at most 100 tools,
+    holding every tool each reference solution calls (the instances are those drawn above)."""
+    served = tool_set("task", template.id)
+    assert len(served) <= TASK_LIMIT, f"{template.id} serves {len(served)} tools"
+    world = store.world(template.scale, 0)
+    for k in range(5):
+        missing = {step.tool for step in store.task_instance(world, template.id, k).solution} - set(served)
+        assert not missing, f"{template.id} #{k}: its reference calls {sorted(missing)}, not served by default"
