@@ -158,6 +158,12 @@ def served(settings, scale: str, episode_ttl: float = 0):
     store.close()
 
 
+@pytest.fixture
+def serve():
+    """`served`, for a test that needs a server of its own (e.g. with idle expiry)."""
+    return served
+
+
 @pytest.fixture(scope="module")
 def live_server(settings):
     """A served store on the tiny world."""

@@ -10,7 +10,6 @@ import time
 import anyio
 import httpx
 import pytest
-from conftest import served
 from mcp.client import Client
 
 
@@ -97,8 +96,8 @@ def test_the_trajectory_holds_every_call_and_ui_request(live_server):
     assert graded["success"] is True  # the journal of reads and refusals is no part of the grade
 
 
-def test_idle_episodes_expire_but_used_ones_stay(settings):
-    with served(settings, "tiny", episode_ttl=1.0) as server:
+def test_idle_episodes_expire_but_used_ones_stay(settings, serve):
+    with serve(settings, "tiny", episode_ttl=1.0) as server:
         idle, busy = create(server), create(server)
         deadline = time.monotonic() + 2.5
         while time.monotonic() < deadline:
