@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 
 from flask import Flask, g, request
+from werkzeug.exceptions import HTTPException
 
 PREFIX = "/e/<episode_id>"
 
@@ -18,8 +19,13 @@ PREFIX = "/e/<episode_id>"
 def _values() -> dict:
     values: dict = dict(request.view_args or {})
     values.update({k: v if len(v) > 1 else v[0] for k, v in request.args.lists()})
-    values.update({k: v if len(v) > 1 else v[0] for k, v in request.form.lists() if k != "csrf_token"})
-    for name, upload in request.files.items():
+    try:
+        form, files = request.form, request.files
+    except HTTPException:  # a body the app refused unread (over the size limit): nothing to show of it
+        values["body"] = f"<not read: {request.content_length} bytes>"
+        return values
+    values.update({k: v if len(v) > 1 else v[0] for k, v in form.lists() if k != "csrf_token"})
+    for name, upload in files.items():
         upload.stream.seek(0, 2)
         values[name] = f"<file {upload.filename!r}, {upload.stream.tell()} bytes>"
         upload.stream.seek(0)

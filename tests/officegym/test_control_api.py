@@ -82,15 +82,20 @@ def test_the_trajectory_holds_every_call_and_ui_request(live_server):
     with httpx.Client(base_url=episode["ui_url"]) as browser:
         assert browser.get("org/").status_code == 200
         assert browser.get("crm/opportunities/999999999").status_code == 404
+        huge = browser.post("act-as", content=b"x" * 2_000_000,
+                            headers={"content-type": "application/x-www-form-urlencoded"})
+        assert huge.status_code == 413
     lines = httpx.get(f"{live_server.base_url}/api/episodes/{episode['id']}/trajectory", headers=live_server.admin)
     steps = [json.loads(line) for line in lines.text.splitlines()]
     assert [(s["surface"], s["name"], s["ok"]) for s in steps] == [
         ("mcp", "chat_list_channels", True), ("mcp", "chat_update_channel", False),
         ("mcp", "crm_list_accounts", False), ("mcp", step.tool, True),
-        ("ui", "GET /org/", True), ("ui", "GET /crm/opportunities/<int:record_id>", False)]
+        ("ui", "GET /org/", True), ("ui", "GET /crm/opportunities/<int:record_id>", False),
+        ("ui", "POST /act-as", False)]
     assert steps[0]["args"] == {"limit": 2} and steps[0]["result_chars"] > 0 and steps[0]["ms"] >= 0
     assert "not found" in steps[1]["error"].lower() and "not among this episode's tools" in steps[2]["error"]
     assert steps[5]["args"] == {"record_id": 999999999} and steps[5]["error"]
+    assert steps[6]["args"] == {"body": "<not read: 2000000 bytes>"}
     graded = httpx.post(f"{live_server.base_url}/api/episodes/{episode['id']}/grade?delete=true",
                         headers=live_server.admin).json()
     assert graded["success"] is True  # the journal of reads and refusals is no part of the grade
