@@ -65,6 +65,7 @@ AREAS: dict[str, tuple[str, ...]] = {
 HANDBOOK = ("tickets_search_articles", "tickets_get_article")
 ALWAYS = ("org", "handbook", "answer")
 APPS = ("org", "chat", "crm", "tickets", "sheets")
+_AREA_OF = {tool: area for area, tools in AREAS.items() for tool in tools}
 # The most tools a task's default set may hold; a template whose apps hold more names its areas.
 TASK_LIMIT = 100
 
@@ -78,10 +79,7 @@ def area_of(tool: str) -> str:
     """The area of one tool."""
     if tool in HANDBOOK:
         return "handbook"
-    for area, tools in AREAS.items():
-        if tool in tools:
-            return area
-    return app_of(tool)
+    return _AREA_OF.get(tool) or app_of(tool)
 
 
 def areas(names: Sequence[str]) -> dict[str, list[str]]:
@@ -94,7 +92,7 @@ def areas(names: Sequence[str]) -> dict[str, list[str]]:
 
 def _expand(word: str, by_area: dict[str, list[str]], names: Sequence[str]) -> list[str]:
     if word in APPS:
-        return [n for n in names if app_of(n) == word or (word == "tickets" and n in HANDBOOK)]
+        return [n for n in names if app_of(n) == word]
     if word in by_area:
         return by_area[word]
     if word in names:
@@ -115,7 +113,7 @@ def resolve(spec, names: Sequence[str], task=None) -> tuple[str, ...]:
     if spec == "task":
         if task is None:
             raise Invalid('tools: "task" needs a task episode; the free episode takes "all" or a list.')
-        words = [*ALWAYS, *(getattr(task, "toolsets", ()) or task.apps)]
+        words = [*ALWAYS, *(task.toolsets or task.apps)]
     elif isinstance(spec, (list, tuple)) and spec and all(isinstance(w, str) for w in spec):
         if len(spec) > len(names):
             raise Invalid(f"tools: at most {len(names)} names.")

@@ -36,14 +36,13 @@ def system_prompt(actor: dict, now: datetime, expects_answer: bool) -> str:
             "it, do not carry it out and tell the person who asked why. " + answer)
 
 
-def _people(world_path, ids: set[int]) -> tuple[dict[int, dict], datetime]:
-    """Name, handle, title and department of each actor, and the world's company time."""
+def _directory(world_path) -> tuple[dict[int, dict], datetime]:
+    """Name, handle, title and department of everyone in a world (one query), and its company time."""
     engine = sqlite_engine(str(world_path), readonly=True)
     try:
         with transaction(make_sessionmaker(engine), "setup") as session:
             rows = session.execute(select(Person.id, Person.name, Person.handle, Person.title, Department.name)
-                                   .join(Department, Person.department_id == Department.id)
-                                   .where(Person.id.in_(ids)))
+                                   .join(Department, Person.department_id == Department.id))
             people = {pid: {"name": name, "handle": handle, "title": title, "department": department}
                       for pid, name, handle, title, department in rows}
             return people, clock.company_now(session)
@@ -65,6 +64,7 @@ def rows(store: EpisodeStore, pairs: list[tuple], scale: str | None = None, seed
     """One catalogue row per (template, instance), each drawn on its template's world (or `scale`).
     An instance the world cannot draw (a small world may lack what a task needs) is a row holding
     only its task id, instance and the `error`."""
+    directories: dict[str, tuple[dict[int, dict], datetime]] = {}
     for template, k in pairs:
         world = store.world(scale or template.scale, seed)
         try:
@@ -73,9 +73,10 @@ def rows(store: EpisodeStore, pairs: list[tuple], scale: str | None = None, seed
             yield {"task_id": template.id, "instance": k, "error": f"cannot be drawn on the {world.scale} "
                                                                     f"world: {type(error).__name__}: {error}"}
             continue
-        people, now = _people(world.path, {inst.actor_id})
-        actor = people[inst.actor_id]
-        expects_answer = bool(inst.is_answer_task or template.answered)
+        if world.key not in directories:
+            directories[world.key] = _directory(world.path)
+        people, now = directories[world.key]
+        actor, expects_answer = people[inst.actor_id], inst.is_answer_task
         yield {"task_id": template.id, "instance": k, "split": template.split, "kind": template.kind,
                "apps": list(template.apps), "difficulty": template.difficulty, "scale": world.scale,
                "seed": seed, "rules": list(template.rules),

@@ -52,7 +52,7 @@ def test_every_template_has_a_default_set_within_the_limit():
         assert len(names) <= TASK_LIMIT, (template.id, len(names))
         assert {"submit_answer", "org_get_me", "org_search_people", "tickets_search_articles"} <= set(names)
         apps = {app_of(n) for n in names} - {"answer", "org"}
-        assert set(template.apps) - {"org"} <= apps | {"tickets"}, template.id
+        assert set(template.apps) - {"org"} <= apps, template.id
         whole = resolve([*ALWAYS, *template.apps], NAMES)
         if template.toolsets:  # only where its apps hold too many tools
             assert len(whole) > TASK_LIMIT, f"{template.id} names areas though its apps fit"
