@@ -93,6 +93,12 @@ def catalog() -> list[Tool]:
     return _catalog
 
 
+def served_tools(names) -> list[Tool]:
+    """The catalogue's tools named in `names`, in catalogue order."""
+    wanted = set(names)
+    return [t for t in catalog() if t.name in wanted]
+
+
 class EpisodeServer(MCPServer):
     """An MCPServer bound to one episode, serving the episode's tool set; tools find the episode
     through `ctx.mcp_server`."""
@@ -100,7 +106,7 @@ class EpisodeServer(MCPServer):
     def __init__(self, episode):
         served = set(episode.tools)
         super().__init__("officegym", instructions=INSTRUCTIONS, version=version("officegym"),
-                         tools=[t for t in catalog() if t.name in served])
+                         tools=served_tools(served))
         self.episode = episode
         self._served = served
 

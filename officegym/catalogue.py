@@ -23,16 +23,23 @@ from officegym.tasks.split import SPLITS
 MAX_INSTANCES = 1000  # instances per task in one listing
 
 
-def system_prompt(actor: dict, now: datetime, expects_answer: bool) -> str:
-    """The standard system prompt: who the agent is, the company's date, how to work and how to answer."""
-    answer = ("The task asks a question: give your final answer with the submit_answer tool, as short as "
+def system_prompt(actor: dict, now: datetime, expects_answer: bool, surface: str = "mcp") -> str:
+    """The standard system prompt: who the agent is, the company's date, how to work and how to answer.
+    `surface` is "mcp" (an agent with tools) or "ui" (an agent in the browser)."""
+    if surface == "ui":
+        where = ("You work in your company's apps (chat, CRM, tickets, sheets and the people directory) in the "
+                 "browser; the company handbook is in Tickets, Knowledge base. ")
+        answer_with = "in the Answer form on the Home page, then say that you submitted it"
+    else:
+        where = ("You work in your company's apps (chat, CRM, tickets, sheets and the people directory) through the "
+                 "tools you are given; the company handbook is in the knowledge base (tickets_search_articles). ")
+        answer_with = "with the submit_answer tool"
+    answer = (f"The task asks a question: give your final answer {answer_with}; keep it as short as "
               "possible (a number, a name, a date); submitting again replaces your answer."
               if expects_answer else "When the work is done, stop and say in one or two sentences what you did.")
     return (f"You are {actor['name']} (@{actor['handle']}), {actor['title']} in {actor['department']}. "
-            f"It is {now.strftime('%A %d %B %Y, %H:%M')} company time: use this date, not your own. "
-            "You work in your company's apps (chat, CRM, tickets, sheets and the people directory) through the "
-            "tools you are given; the company handbook is in the knowledge base (tickets_search_articles). "
-            "Do the task as this person would, with the tools, and follow the handbook: if a request goes against "
+            f"It is {now.strftime('%A %d %B %Y, %H:%M')} company time: use this date, not your own. " + where +
+            "Do the task as this person would and follow the handbook: if a request goes against "
             "it, do not carry it out and tell the person who asked why. " + answer)
 
 
@@ -87,11 +94,11 @@ def rows(store: EpisodeStore, pairs: list[tuple], scale: str | None = None, seed
                "system_prompt": system_prompt(actor, now, expects_answer)}
 
 
-def episode_prompt(episode) -> str:
+def episode_prompt(episode, surface: str = "mcp") -> str:
     """The standard system prompt of a live episode, read from its database as it is now."""
     with episode.session() as session:
         person = episode.actor(session)
         actor = {"name": person.name, "handle": person.handle, "title": person.title,
                  "department": person.department.name}
         now = clock.now(session)
-    return system_prompt(actor, now, bool(episode.task and episode.task.is_answer_task))
+    return system_prompt(actor, now, bool(episode.task and episode.task.is_answer_task), surface)

@@ -6,7 +6,8 @@ plays scripted policies on the task instance it recognises by its instruction:
 - `wrong`: the same, but it stops before the reference's last call;
 - `flaky`: `reference`, with every third request refused with HTTP 503 (the client must retry).
 
-It records each request it got, so a test can check what a model is shown.
+It answers `"stream": true` requests with server-sent events. It records each request it got, so a
+test can check what a model is shown.
 """
 
 from __future__ import annotations
@@ -67,10 +68,28 @@ def _handler(model: ScriptedModel):
             if model.refuse_now(body.get("model", "")):
                 return self._send(503, {"error": {"message": "busy, try again"}})
             message = model.reply(body)
+            finish = "tool_calls" if message.get("tool_calls") else "stop"
+            usage = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+            if body.get("stream"):
+                return self._stream(body["model"], message, finish, usage)
             self._send(200, {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body["model"],
-                             "choices": [{"index": 0, "message": message,
-                                          "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
-                             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+                             "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage})
+
+        def _stream(self, model_name: str, message: dict, finish: str, usage: dict):
+            """The same reply as server-sent events: the whole message in one delta, then the end."""
+            delta = dict(message)
+            if "tool_calls" in delta:
+                delta["tool_calls"] = [dict(call, index=i) for i, call in enumerate(delta["tool_calls"])]
+            head = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model_name}
+            events = [dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+                      dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]),
+                      dict(head, choices=[], usage=usage)]
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.end_headers()
+            for event in events:
+                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
 
         def _send(self, status: int, payload: dict):
             data = json.dumps(payload).encode()
