@@ -266,7 +266,9 @@ def sheets_import_csv(ctx: Context, workbook: WorkbookRef, sheet: Text(100, (
 
 @tool(read_only=True)
 def sheets_export_csv(ctx: Context, workbook: WorkbookRef, sheet: SheetName = None) -> schemas.CsvOut:
-    """Export a sheet's shown values (as formatted) as CSV text."""
+    """Export a sheet's shown values (as formatted) as CSV text (RFC 4180, CRLF line ends); text that would
+    open as a formula in a spreadsheet program (it starts with =, +, -, @, a tab or a carriage return)
+    gets a leading apostrophe, the mark for text, so importing it back gives the same text."""
     with episode_call(ctx) as (session, actor):
         book = schemas.open_workbook(session, actor, workbook)
         return schemas.csv_out(session, book, sheet, services.export_csv(session, actor, workbook, sheet))

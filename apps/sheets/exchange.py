@@ -29,6 +29,8 @@ from .tabs import check_sheet_name, create_sheet
 
 MAX_IMPORT_CELLS = 100_000
 MAX_IMPORT_BYTES = 5_000_000
+# Text that a spreadsheet program would run as a formula when it opens a CSV file (OWASP's list).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _check_size(height: int, width: int, cells: int, what: str) -> None:
@@ -97,15 +99,23 @@ def export_csv(session: Session, actor: Person, workbook, sheet: str | None = No
     found = resolve_workbook(session, actor, workbook)
     target = resolve_sheet(session, found, sheet)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180; with "\n" a field holding "\r" went unquoted
     last_row, last_col = used_extent(session, target)
     if last_row < 0:
         return ""
     for start in range(0, last_row + 1, 200):
         block = read_area(session, target, Area(None, start, 0, min(last_row, start + 199), last_col))
         for line in block.rows:
-            writer.writerow([c.display for c in line])
+            writer.writerow([_csv_text(c) for c in line])
     return out.getvalue()
+
+
+def _csv_text(cell) -> str:
+    """A cell's shown value for CSV; text that would open as a formula gets a leading apostrophe
+    (the spreadsheet mark for text, so importing the file back gives the same text)."""
+    if isinstance(cell.value, str) and cell.display.startswith(FORMULA_STARTS):
+        return "'" + cell.display
+    return cell.display
 
 
 def export_xlsx(session: Session, actor: Person, workbook) -> bytes:
@@ -122,6 +132,8 @@ def export_xlsx(session: Session, actor: Person, workbook) -> bytes:
             else:
                 value = cell_value(cell.kind, cell.number, cell.text, cell.note)
                 target.value = value.code if hasattr(value, "code") else value
+                if isinstance(value, str):
+                    target.data_type = "s"  # text stays text, even when it starts with "="
             if cell.number_format:
                 target.number_format = cell.number_format
         if sheet.frozen_rows or sheet.frozen_cols:
@@ -166,7 +178,7 @@ def import_xlsx(session: Session, actor: Person, workbook, data) -> list[str]:
         cells = []
         for r, line in enumerate(page.iter_rows()):
             for c, item in enumerate(line):
-                raw = _xlsx_input(item.value)
+                raw = _xlsx_input(item.value, item.data_type)
                 fmt = "" if item.number_format in ("General", None) else item.number_format
                 if raw != "":
                     cells.append({"sheet_id": target.id, "row": r, "col": c, "raw": raw, "number_format": fmt[:40]})
@@ -175,9 +187,17 @@ def import_xlsx(session: Session, actor: Person, workbook, data) -> list[str]:
     return imported
 
 
-def _xlsx_input(value) -> str:
-    if value is None:
+def _xlsx_input(value, data_type: str) -> str:
+    """What typing the value of an XLSX cell gives: formulas as formulas, numbers, dates and booleans
+    as values, and text as text (marked with an apostrophe when typing it would read otherwise)."""
+    if value is None or value == "":
         return ""
+    if isinstance(value, str) and data_type != "f":
+        try:
+            typed = read_input(value)
+        except FormulaError:
+            typed = None
+        return value if typed is not None and typed.formula is None and typed.value == value else "'" + value
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, datetime):

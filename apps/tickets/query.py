@@ -27,6 +27,7 @@ from .models import Ticket
 from .query_fields import FIELDS, ORDERS, Value, condition
 
 MAX_QUERY = 2000
+MAX_NESTING = 32  # parentheses and NOTs inside one another
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<string>"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')
@@ -72,6 +73,7 @@ class Parser:
 
     def __init__(self, session: Session, actor: Person, text: str):
         self.session, self.actor, self.tokens, self.pos = session, actor, tokenize(text), 0
+        self.nesting = 0
 
     # ---------------------------------------------------------------- token helpers
     @property
@@ -134,13 +136,24 @@ class Parser:
     def not_expr(self):
         """NOT not_expr | ( or_expr ) | clause."""
         if self.accept("NOT"):
-            return not_(self.not_expr())
-        if self.current.text == "(" and self.current.kind == "punct":
+            self.nest(1)
+            inner = not_(self.not_expr())
+        elif self.current.text == "(" and self.current.kind == "punct":
             self.advance()
+            self.nest(1)
             inner = self.or_expr()
             self.expect(")")
-            return inner
-        return self.clause()
+        else:
+            return self.clause()
+        self.nest(-1)
+        return inner
+
+    def nest(self, step: int) -> None:
+        """Go one level into (1) or out of (-1) a parenthesis or a NOT; refuse past the limit."""
+        self.nesting += step
+        if self.nesting > MAX_NESTING:
+            raise Invalid(f"The query puts parentheses and NOTs more than {MAX_NESTING} levels inside one "
+                          "another; simplify it.")
 
     def field(self, table: dict, what: str) -> tuple[str, Token]:
         """A field name of `table`, case-insensitive."""

@@ -197,6 +197,8 @@ MALFORMED = [
     ('assignee in membersOf()', "membersOf() at position 12 takes one group name"),
     ("statusCategory = Sideways", "is not a status category"),
     ("project = IT AND " * 150, "the limit is 2000"),
+    ("(" * 33 + "project = IT" + ")" * 33, "more than 32 levels inside one another"),
+    ("NOT " * 400 + "project = IT", "more than 32 levels inside one another"),
 ]
 
 

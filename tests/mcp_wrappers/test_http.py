@@ -92,3 +92,16 @@ def test_refusals_over_http_are_tool_errors_and_change_nothing(live_server, serv
     assert "empty" in empty.content[0].text and "no argument 'thread_id'" in misspelt.content[0].text
     assert "not found" in unknown.content[0].text and "Channels you can see" in private.content[0].text
     assert content_hash(episode.engine) == before
+
+
+def test_a_deeply_nested_request_is_refused_without_a_crash(live_server, served):
+    episode = served()
+    nested = "[" * 100_000 + "]" * 100_000
+    body = ('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "chat_list_channels", '
+            '"arguments": {"deep": ' + nested + '}}}')
+    response = httpx.post(episode["mcp_url"], content=body, headers={
+        "content-type": "application/json", "accept": "application/json, text/event-stream"}, timeout=30)
+    assert response.status_code == 400 and response.json()["error"]["code"] == -32700  # a JSON-RPC parse error
+    assert "recursion limit" in response.json()["error"]["message"]
+    listed = over_http(episode["mcp_url"], ("chat_list_channels", {}))
+    assert not listed[0].is_error  # the server still answers

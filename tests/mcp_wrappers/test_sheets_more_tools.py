@@ -139,8 +139,8 @@ def test_csv_import_and_export(world):
     assert journal(owner, seq) == [("mcp", "sheets.create_sheet"), ("mcp", "sheets.import_csv")]
     assert made["sheets"][0]["name"] == "Costs" and made["cells"] == 4
     exported = owner.ok("sheets_export_csv", {"workbook": book})
-    assert exported["csv"] == "Item,Cost\nPens,2.5\nPaper,4\nTotal,6.5\n" and exported["rows"] == 4
-    assert owner.ok("sheets_export_csv", {"workbook": book, "sheet": "q1 PLAN"})["csv"] == "0\n"  # Data!E2 is gone
+    assert exported["csv"] == "Item,Cost\r\nPens,2.5\r\nPaper,4\r\nTotal,6.5\r\n" and exported["rows"] == 4
+    assert owner.ok("sheets_export_csv", {"workbook": book, "sheet": "q1 PLAN"})["csv"] == "0\r\n"  # Data!E2 is gone
 
 
 def test_xlsx_round_trip(world):

@@ -20,6 +20,8 @@ from .a1 import REFERENCE, SHEET_PREFIX, BadReference, parse_area
 from .values import ERROR_CODES, parse_number, serial_of
 
 MAX_FORMULA = 4000
+MAX_NESTING = 64  # parentheses, function calls and signs inside one another (as in Excel)
+MAX_DEPTH = 400  # levels of the syntax tree: each operator of a chain adds one
 _ERRORS = "|".join(re.escape(code) for code in ERROR_CODES)
 _TOKEN = re.compile(rf"""
     (?P<space>\s+)
@@ -67,6 +69,14 @@ class _Parser:
     def __init__(self, text: str):
         self.tokens = [t for t in tokenize(text) if t.kind != "space"]
         self.pos = 0
+        self.nesting = 0
+
+    def nest(self, step: int) -> None:
+        """Go one level into (1) or out of (-1) a parenthesis, a call or a sign; refuse past the limit."""
+        self.nesting += step
+        if self.nesting > MAX_NESTING:
+            raise FormulaError(f"The formula puts parentheses, functions or signs more than {MAX_NESTING} "
+                               "levels inside one another; simplify it or split it over several cells.")
 
     def peek(self) -> Token | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -135,7 +145,9 @@ class _Parser:
     def unary(self):
         if self.is_op("-", "+"):
             op = self.take().text
+            self.nest(1)
             operand = self.unary()
+            self.nest(-1)
             return ("neg", operand) if op == "-" else ("pos", operand)
         node = self.primary()
         while self.is_op("%"):
@@ -173,19 +185,23 @@ class _Parser:
             return self.call()
         if kind == "punct" and token.text == "(":
             self.take()
+            self.nest(1)
             node = self.comparison()
             if not self.is_punct(")"):
                 self.fail("')'")
             self.take()
+            self.nest(-1)
             return node
         self.fail("a value, reference or function")
 
     def call(self):
         name = self.take().text.upper()
         self.take()  # "("
+        self.nest(1)
         args = []
         if self.is_punct(")"):
             self.take()
+            self.nest(-1)
             return ("call", name, ())
         while True:
             if self.is_punct(",") or self.is_punct(")"):
@@ -197,6 +213,7 @@ class _Parser:
                 continue
             if self.is_punct(")"):
                 self.take()
+                self.nest(-1)
                 return ("call", name, tuple(args))
             self.fail(f"',' or ')' in the arguments of {name}")
 
@@ -206,7 +223,28 @@ def parse(body: str):
     """The syntax tree of a formula body (the text after '='); raises FormulaError."""
     if len(body) > MAX_FORMULA:
         raise FormulaError(f"The formula is {len(body)} characters long; the limit is {MAX_FORMULA}.")
-    return _Parser(body).formula()
+    tree = _Parser(body).formula()
+    depth = tree_depth(tree)
+    if depth > MAX_DEPTH:
+        raise FormulaError(f"The formula is {depth} levels deep (each operator of a chain adds one); the limit is "
+                           f"{MAX_DEPTH}: add long lists with SUM, or split the formula over several cells.")
+    return tree
+
+
+def tree_depth(tree: tuple) -> int:
+    """The number of levels of a syntax tree (computed without recursion)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        kind = node[0]
+        if kind == "bin":
+            stack += [(node[2], depth + 1), (node[3], depth + 1)]
+        elif kind == "call":
+            stack += [(arg, depth + 1) for arg in node[2]]
+        elif kind in ("neg", "pos", "pct"):
+            stack.append((node[1], depth + 1))
+    return deepest
 
 
 @dataclass(frozen=True)
