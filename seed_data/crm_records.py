@@ -101,12 +101,14 @@ def _cases(ctx: Ctx, crm: Crm) -> list[dict]:
 
 
 def _activity(ctx: Ctx, record_type: str, record_id: int, owner_id: int, start: datetime, stop: datetime,
-              subject: str, open_task: bool = False) -> dict:
-    """One logged activity; a task is open (due soon, maybe overdue) or completed (due in the past)."""
+              subject: str, open_task: dict | None = None) -> dict:
+    """One logged activity; a task is open (due soon, maybe overdue) or completed (due in the past).
+    `open_task` holds the names an open task's subject is filled with (contact, account, product)."""
     rng = ctx.rng
     kind = "task" if open_task else _weighted(rng, KINDS)
     at = business_time(rng, start, max(start, stop))
-    row = {"kind": kind, "subject": subject if not open_task else rng.choice(cv.ACTIVITY_SUBJECTS["task"]),
+    row = {"kind": kind, "subject": subject if not open_task else rng.choice(cv.ACTIVITY_SUBJECTS["task"]).format(
+        **open_task),
            "body": "", "record_type": record_type, "record_id": record_id, "owner_id": owner_id,
            "due_date": None, "status": "Completed", "created_at": at, "completed_at": at}
     if kind == "task":
@@ -134,9 +136,11 @@ def _activities(ctx: Ctx, crm: Crm, contacts: list[dict], leads: list[dict], cas
         count = rng.randint(2, 5) if d.closed_at is None else rng.randint(1, 2)
         if ctx.spec.crm_history:  # a touch every week or two over the deal's life
             count = max(count, min(30, (stop - d.created_at).days // rng.randint(6, 12)))
+        names = {"contact": person, "account": acc.name, "product": d.product}
         for k in range(count):
             rows.append(_activity(ctx, "opportunity", d.id, d.owner_id, d.created_at, stop,
-                                  subject(pools, person, acc.name, d.product), open_task=d.closed_at is None and k == 0))
+                                  subject(pools, person, acc.name, d.product),
+                                  open_task=names if d.closed_at is None and k == 0 else None))
     more = ctx.spec.crm_history  # a long history: every record keeps a trail of activities
     for acc in crm.accounts:
         for _ in range(rng.randint(1, 5) if more else int(rng.random() < 0.3)):
