@@ -20,9 +20,16 @@ def cmd_serve(args) -> int:
     import uvicorn
 
     from officegym.episodes import EpisodeStore
+    from officegym.host_check import allowed_names
     from officegym.server import build_app
 
     settings = load_settings(host=args.host, port=args.port, database_url=args.database_url)
+    settings.allowed_hosts = [*settings.allowed_hosts, *args.allowed_host]
+    try:
+        allowed_names("", settings.allowed_hosts)
+    except ValueError as bad:
+        print(f"officegym serve: --allowed-host: {bad}", file=sys.stderr)
+        return 2
     store = EpisodeStore(settings)
     world = store.world(args.scale, args.seed, progress=_progress)
     default = store.create(scale=args.scale, seed=args.seed, actor=args.actor)
@@ -36,13 +43,27 @@ def cmd_serve(args) -> int:
     print(f"officegym: world {world.key} (content hash {world.content_hash[:12]})")
     print(f"  UI   (open in a browser): {base_url}/e/{default.id}/")
     print(f"  MCP  (streamable HTTP):   {base_url}/e/{default.id}/mcp")
-    print(f"  control API: {base_url}/api/  (Authorization: Bearer {settings.admin_token})")
+    print(f"  control API: {base_url}/api/  (Authorization: Bearer {_admin_token_source(settings)})")
     sys.stdout.flush()
     try:
         uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
     finally:
         store.close()  # delete the episodes still live: their files, or their PostgreSQL databases
     return 0
+
+
+def _admin_token_source(settings) -> str:
+    """Where the control API's admin token is, never the token itself (logs keep what is printed):
+    $OFFICEGYM_ADMIN_TOKEN when set, else a file readable by this user only, written now."""
+    if os.environ.get("OFFICEGYM_ADMIN_TOKEN"):
+        return "$OFFICEGYM_ADMIN_TOKEN"
+    path = settings.home / "admin-token"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(settings.admin_token + "\n")
+    os.chmod(path, 0o600)  # a file left by an earlier run keeps its own mode otherwise
+    return f"<the token in {path}>"
 
 
 def cmd_mcp(args) -> int:
@@ -191,7 +212,11 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=None, help="port (default 8765)")
     serve.add_argument("--actor", default=None, help="whom the default episode acts as (@handle)")
-    serve.add_argument("--public-url", default=None, help="base URL printed in links")
+    serve.add_argument("--public-url", default=None, help="base URL printed in links (its host is always allowed)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="another name requests may give as their Host, e.g. a compose service's name; repeat "
+                            "for more, '*' for any (default: the loopback names and the public URL's host; "
+                            "$OFFICEGYM_ALLOWED_HOSTS adds comma-separated names)")
     serve.add_argument("--episode-ttl", type=float, default=3600,
                        help="delete task episodes unused for this many seconds (default 3600; 0: never)")
     serve.set_defaults(fn=cmd_serve)

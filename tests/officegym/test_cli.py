@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
+import stat
 import subprocess
 import sys
+import time
+
+import httpx
 
 
 def officegym(*args: str, env_home: str | None = None) -> subprocess.CompletedProcess:
@@ -75,3 +81,40 @@ def test_tasks_export_writes_the_catalogue_as_json_lines():
     left_out = partial.stderr.count("left out crm.")
     assert partial.returncode == 1 and 0 < left_out and len(partial.stdout.splitlines()) + left_out == len(
         [line for line in officegym("tasks", "--tasks", "crm.*").stdout.splitlines() if line.strip()])
+
+
+def test_serve_never_prints_the_admin_token_and_says_which_file_holds_it(tmp_path, settings):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "worlds").symlink_to(settings.worlds_dir)  # the tests' world cache: nothing to build
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "OFFICEGYM_ADMIN_TOKEN"}
+    env.update(OFFICEGYM_HOME=str(home), OFFICEGYM_EPISODES_DIR=str(tmp_path / "episodes"))
+    server = subprocess.Popen([sys.executable, "-m", "officegym.cli", "serve", "--scale", "tiny", "--port", str(port)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    try:
+        printed = []
+        while not printed or "control API" not in printed[-1]:
+            line = server.stdout.readline()
+            assert line, "".join(printed)
+            printed.append(line)
+        token_file = home / "admin-token"
+        assert f"<the token in {token_file}>" in printed[-1]
+        token = token_file.read_text().strip()
+        assert len(token) >= 24 and token not in "".join(printed)
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        url = f"http://127.0.0.1:{port}/api/episodes"
+        for _ in range(100):
+            try:
+                assert httpx.get(url, headers={"Authorization": f"Bearer {token}"}).status_code == 200
+                break
+            except httpx.ConnectError:  # printed just before the server binds
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not answer")
+        assert httpx.get(url).status_code == 401
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(30)
