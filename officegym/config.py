@@ -27,6 +27,9 @@ class Settings:
     database_url: str = field(default_factory=lambda: os.environ.get("OFFICEGYM_DATABASE_URL", "sqlite"))
     host: str = field(default_factory=lambda: os.environ.get("OFFICEGYM_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_PORT", "8765")))
+    # Names the server answers to besides the loopback names and its public URL's host ("*": any).
+    allowed_hosts: list[str] = field(default_factory=lambda: [
+        name for name in os.environ.get("OFFICEGYM_ALLOWED_HOSTS", "").split(",") if name.strip()])
     admin_token: str = field(
         default_factory=lambda: os.environ.get("OFFICEGYM_ADMIN_TOKEN") or secrets.token_urlsafe(24)
     )

@@ -4,6 +4,8 @@
 - `/e/<id>/mcp`       that episode's MCP server over streamable HTTP
 - `/api/...`          the control API, behind the admin token (agents never get it): control_api.py
 - `/healthz`          liveness for container health checks, without a token
+
+Every request but `/healthz` must name this server in its Host (and Origin, if any): host_check.py.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ from starlette.routing import Route
 from officegym.config import Settings
 from officegym.episodes import EpisodeStore
 from officegym.errors import OfficeError
+from officegym.host_check import HostCheck, allowed_names
 
 MCP_PATH = re.compile(r"^/e/([A-Za-z0-9_-]{8,64})/mcp/?$")
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class McpHost:
@@ -40,11 +42,7 @@ class McpHost:
         self._lock = anyio.Lock()
 
     def _security(self) -> TransportSecuritySettings:
-        if self.host in LOOPBACK:
-            return TransportSecuritySettings(
-                enable_dns_rebinding_protection=True,
-                allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-                allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
+        # Host and Origin are checked in front of every surface, this one included (host_check.py).
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
     async def _manager(self, episode_id: str):
@@ -104,8 +102,9 @@ def health_route(store: EpisodeStore) -> Route:
 
 def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str = "small", seed: int = 0,
               episode_ttl: float = 0):
-    """The whole server as one ASGI app. With `episode_ttl` > 0, episodes unused for that many
-    seconds are deleted (a crashed rollout's episode does not stay forever)."""
+    """The whole server as one ASGI app, answering to the loopback names, `base_url`'s host and
+    `settings.allowed_hosts`. With `episode_ttl` > 0, episodes unused for that many seconds are
+    deleted (a crashed rollout's episode does not stay forever)."""
     from officegym.control_api import control_routes
     from officegym.web import create_app
 
@@ -127,8 +126,9 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
         else:
             await ui(scope, receive, send)
 
-    app.mcp_host = host  # type: ignore[attr-defined]
-    return app
+    checked = HostCheck(app, allowed_names(base_url, settings.allowed_hosts))
+    checked.mcp_host = host  # type: ignore[attr-defined]
+    return checked
 
 
 async def _expire_idle(store: EpisodeStore, host: McpHost, ttl: float) -> None:
