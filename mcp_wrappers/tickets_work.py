@@ -149,7 +149,7 @@ def tickets_add_comment(ctx: Context, key: Key, body: Body) -> schemas.CommentOu
 
 @tool()
 def tickets_add_work_note(ctx: Context, key: Key, body: Body) -> schemas.CommentOut:
-    """Add an internal work note (its workers only); the reporter never sees it."""
+    """Add an internal work note (its workers, and whoever handed it over, only); the reporter never sees it."""
     with episode_call(ctx) as (session, actor):
         return schemas.comments_out(session, [services.add_work_note(session, actor, key, body)])[0]
 

@@ -89,9 +89,20 @@ def resolve_channel(session: Session, actor: Person, ref: int | str) -> Channel:
         channel = get_by_id(session, Channel, ident)
     else:
         channel = session.scalar(select(Channel).where(Channel.name == str(ref).strip().lstrip("#").lower()))
+    if channel is not None and not can_see(session, actor, channel):
+        _refuse_former_member(session, actor, channel)
     if channel is None or not can_see(session, actor, channel):
         raise NotFound(f"Channel {ref!r} not found. Channels you can see: {_channel_hint(session, actor)}.")
     return channel
+
+
+def _refuse_former_member(session: Session, actor: Person, channel: Channel) -> None:
+    """Say so when the actor has posted in a conversation they can no longer see (they left it or were
+    removed): it is no longer theirs, rather than not there."""
+    posted = select(Message.id).where(Message.channel_id == channel.id, Message.author_id == actor.id).limit(1)
+    if session.scalar(posted) is not None:
+        where = "a direct message" if channel.is_conversation else f"#{channel.name}, a private channel"
+        raise NotFound(f"You are no longer a member of {where}, so you cannot see it; a member must add you back.")
 
 
 def resolve_message(session: Session, actor: Person, message_id: int) -> Message:
@@ -100,6 +111,8 @@ def resolve_message(session: Session, actor: Person, message_id: int) -> Message
     if ident is None:
         raise Invalid(f"A message is named by its numeric id, got {message_id!r}.")
     message = get_by_id(session, Message, ident)
+    if message is not None and not can_see(session, actor, message.channel):
+        _refuse_former_member(session, actor, message.channel)
     if message is None or not can_see(session, actor, message.channel):
         raise NotFound(f"Message {message_id} not found in any conversation you can see. "
                        "Use chat_search_messages or chat_list_messages to find message ids.")

@@ -12,7 +12,7 @@ from officegym.errors import Invalid, NotFound
 
 from .access import role_of, visible_to
 from .formula.a1 import Area, BadReference, parse_area
-from .models import Sheet, Workbook
+from .models import Revision, Sheet, Workbook
 
 
 def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
@@ -29,10 +29,22 @@ def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
         if len(matches) > 1:
             ids = ", ".join(str(w.id) for w in matches)
             raise Invalid(f"Several workbooks are titled '{ref.strip()}' (ids {ids}); name one by its id.")
-        found = matches[0] if matches else None
+        found = matches[0] if matches else session.scalar(  # one the actor once changed, to say it was unshared
+            select(Workbook).where(func.lower(Workbook.title) == ref.strip().lower(), Workbook.id.in_(
+                select(Revision.workbook_id).where(Revision.changed_by_id == actor.id))).order_by(Workbook.id).limit(1))
+    if found is not None and role_of(session, actor, found) is None and _worked_on(session, actor, found):
+        owner = session.get(Person, found.owner_id)
+        raise NotFound(f"'{found.title}' is no longer shared with you: ask its owner, {owner.name} (@{owner.handle}), "
+                       "to share it again.")
     if found is None or role_of(session, actor, found) is None:
         raise NotFound(f"No workbook {ref!r} that you can see. Use sheets_list_workbooks to find one.")
     return found
+
+
+def _worked_on(session: Session, actor: Person, workbook: Workbook) -> bool:
+    """Whether the actor has changed the workbook (so it was theirs to see once)."""
+    return session.scalar(select(Revision.id).where(Revision.workbook_id == workbook.id,
+                                                    Revision.changed_by_id == actor.id).limit(1)) is not None
 
 
 def resolve_sheet(session: Session, workbook: Workbook, name: str | None, required: bool = False) -> Sheet:

@@ -7,6 +7,9 @@
   tickets.
 - Service desks are private: everyone raises requests, but outside the workers a person sees only
   the requests they reported or watch, and never the internal work notes.
+- Handing a ticket over (changing its group or assignee) does not hide it from the person who did:
+  they keep seeing it, its work notes included, and may still comment and add work notes, though
+  only its workers change it.
 - The project lead (and admins) administer a project: its details, components and sprints.
 """
 
@@ -18,7 +21,9 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.errors import Forbidden
 
-from .models import GroupMember, Project, Ticket, Watcher
+from .models import GroupMember, HistoryEntry, Project, Ticket, Watcher
+
+HAND_OVER = ("group", "assignee")  # the history fields that move a ticket between queues
 
 
 def _groups_of(session: Session, actor: Person) -> frozenset[int]:
@@ -39,11 +44,18 @@ def is_worker(session: Session, actor: Person, ticket: Ticket) -> bool:
             or (ticket.group_id is not None and ticket.group_id in _groups_of(session, actor)))
 
 
+def handed_over(session: Session, actor: Person, ticket: Ticket) -> bool:
+    """Whether the actor has moved the ticket between queues (changed its group or assignee)."""
+    return session.scalar(select(HistoryEntry.id).where(
+        HistoryEntry.ticket_id == ticket.id, HistoryEntry.changed_by_id == actor.id,
+        HistoryEntry.field.in_(HAND_OVER)).limit(1)) is not None
+
+
 def can_see(session: Session, actor: Person, ticket: Ticket) -> bool:
     """Whether the actor may see the ticket at all."""
     if not ticket.project.is_service_desk or is_worker(session, actor, ticket) or ticket.reporter_id == actor.id:
         return True
-    return session.get(Watcher, (ticket.id, actor.id)) is not None
+    return session.get(Watcher, (ticket.id, actor.id)) is not None or handed_over(session, actor, ticket)
 
 
 def read_filter(session: Session, actor: Person):
@@ -54,21 +66,31 @@ def read_filter(session: Session, actor: Person):
                                                  Project.lead_id == actor.id))
     groups = sorted(_groups_of(session, actor))
     watched = select(Watcher.ticket_id).where(Watcher.person_id == actor.id)
+    handed = select(HistoryEntry.ticket_id).where(HistoryEntry.changed_by_id == actor.id,
+                                                   HistoryEntry.field.in_(HAND_OVER))
     return or_(Ticket.project_id.in_(open_projects), Ticket.reporter_id == actor.id, Ticket.assignee_id == actor.id,
-               Ticket.group_id.in_(groups) if groups else false(), Ticket.id.in_(watched))
+               Ticket.group_id.in_(groups) if groups else false(), Ticket.id.in_(watched), Ticket.id.in_(handed))
 
 
 def can_see_notes(session: Session, actor: Person, ticket: Ticket) -> bool:
-    """Internal work notes are for workers only."""
-    return is_worker(session, actor, ticket)
+    """Internal work notes are for workers, and for whoever handed the ticket over to them."""
+    return is_worker(session, actor, ticket) or handed_over(session, actor, ticket)
+
+
+def require_note_writer(session: Session, actor: Person, ticket: Ticket) -> None:
+    """Refuse a work note by someone who neither works the ticket nor handed it over."""
+    if not can_see_notes(session, actor, ticket):
+        require_worker(session, actor, ticket, "add work notes to")
 
 
 def require_worker(session: Session, actor: Person, ticket: Ticket, doing: str) -> None:
     """Refuse a change by someone who does not work the ticket, saying who does."""
     if not is_worker(session, actor, ticket):
         project = ticket.project
+        handed = (" You handed it over: you still see it and may comment and add work notes."
+                  if handed_over(session, actor, ticket) else " You can comment on tickets you can see.")
         raise Forbidden(f"You cannot {doing} {ticket.key}: only the {project.name} project's agents, the members of "
-                        "the ticket's assignment group and its assignee can. You can comment on tickets you can see.")
+                        "the ticket's assignment group and its assignee can." + handed)
 
 
 def require_lead(actor: Person, project: Project, doing: str) -> None:

@@ -23,7 +23,7 @@ from officegym.journal import journaled
 from officegym.pagination import Page, paginate
 from officegym.values import text
 
-from .access import can_see, can_see_notes, is_worker, require_worker
+from .access import can_see, can_see_notes, is_worker, require_note_writer, require_worker
 from .history import apply_changes, note_change
 from .lookups import resolve_ticket
 from .models import LINK_KINDS, Comment, Link, Ticket, Watcher
@@ -59,9 +59,9 @@ def add_comment(session: Session, actor: Person, key: str, body: str) -> Comment
 
 @journaled("tickets.add_work_note")
 def add_work_note(session: Session, actor: Person, key: str, body: str) -> Comment:
-    """An internal note for the people who work the ticket; the reporter never sees it."""
+    """An internal note for the people who work the ticket (or handed it over); the reporter never sees it."""
     ticket = resolve_ticket(session, actor, key)
-    require_worker(session, actor, ticket, "add work notes to")
+    require_note_writer(session, actor, ticket)
     cleaned = text(body, "Work note", 10000, required=True)
     when = clock.advance(session)
     note = Comment(ticket_id=ticket.id, author_id=actor.id, body=cleaned, internal=True, created_at=when)

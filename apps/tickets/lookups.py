@@ -13,7 +13,7 @@ from officegym.apps.org.services import get_by_id, numeric_id
 from officegym.errors import Invalid, NotFound
 
 from .access import can_see
-from .models import Component, Group, Project, Sprint, Ticket
+from .models import Comment, Component, Group, HistoryEntry, Project, Sprint, Ticket
 
 _KEY = re.compile(r"^([A-Za-z][A-Za-z0-9]{1,9})-(\d{1,9})$")
 
@@ -49,9 +49,21 @@ def resolve_ticket(session: Session, actor: Person, ref: str) -> Ticket:
     """A ticket the actor may see, by key."""
     prefix, number = parse_key(ref)
     ticket = session.scalar(select(Ticket).where(Ticket.key == f"{prefix}-{number}"))
+    if ticket is not None and not can_see(session, actor, ticket) and _worked_on(session, actor, ticket):
+        raise NotFound(f"You no longer see {ticket.key}: service desk tickets are private, and you are no longer its "
+                       "reporter, a watcher or one of its workers (the project's agents, its assignment group, its "
+                       "assignee). Ask its assignment group if you need it.")
     if ticket is None or not can_see(session, actor, ticket):
         raise NotFound(f"No ticket {prefix}-{number} that you can see. Use tickets_search_tickets to find tickets.")
     return ticket
+
+
+def _worked_on(session: Session, actor: Person, ticket: Ticket) -> bool:
+    """Whether the actor has written on or changed the ticket (so it was theirs to see once)."""
+    wrote = select(Comment.id).where(Comment.ticket_id == ticket.id, Comment.author_id == actor.id).limit(1)
+    changed = select(HistoryEntry.id).where(HistoryEntry.ticket_id == ticket.id,
+                                            HistoryEntry.changed_by_id == actor.id).limit(1)
+    return session.scalar(wrote) is not None or session.scalar(changed) is not None
 
 
 def resolve_group(session: Session, ref: int | str) -> Group:
