@@ -255,9 +255,9 @@ def sheets_create_summary_table(
 @tool(destructive=True)
 def sheets_import_csv(ctx: Context, workbook: WorkbookRef, sheet: Text(100, (
         "The sheet to fill: its contents are replaced (created when missing)")),
-        csv: Text(5_000_000, "CSV text; each value is read as if typed (numbers, dates, =formulas)")
+        csv: Text(services.MAX_CSV_CHARS, "CSV text; each value is read as if typed (numbers, dates, =formulas)")
         ) -> schemas.ImportOut:
-    """Replace a sheet's contents with CSV text (at most 100,000 cells)."""
+    """Replace a sheet's contents with CSV text (at most 2,000,000 characters and 100,000 cells)."""
     with episode_call(ctx) as (session, actor):
         book = schemas.open_workbook(session, actor, workbook)
         written = services.import_csv(session, actor, workbook, sheet, csv)
@@ -275,10 +275,10 @@ def sheets_export_csv(ctx: Context, workbook: WorkbookRef, sheet: SheetName = No
 
 
 @tool(destructive=True)
-def sheets_import_xlsx(ctx: Context, workbook: WorkbookRef, data: Text(7_000_000, (
+def sheets_import_xlsx(ctx: Context, workbook: WorkbookRef, data: Text(services.MAX_XLSX_BASE64, (
         "The .xlsx file's bytes, base64-encoded"))) -> schemas.ImportOut:
-    """Import the sheets of an XLSX file into a workbook: a sheet with the same name is replaced, others
-    are added; formulas and number formats are kept."""
+    """Import the sheets of an XLSX file (at most 3,000,000 bytes and 100,000 cells) into a workbook: a sheet
+    with the same name is replaced, others are added; formulas and number formats are kept."""
     with episode_call(ctx) as (session, actor):
         book = schemas.open_workbook(session, actor, workbook)
         return schemas.import_out(session, book, services.import_xlsx(session, actor, workbook, data))

@@ -22,12 +22,29 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
+from officegym.apps.sheets import services as sheets_services
 from officegym.config import Settings
 from officegym.episodes import EpisodeStore
 from officegym.errors import OfficeError
 from officegym.host_check import HostCheck, allowed_names
 
 MCP_PATH = re.compile(r"^/e/([A-Za-z0-9_-]{8,64})/mcp/?$")
+# The largest MCP request body taken: any argument within its tool's advertised limit fits, however
+# JSON escapes it (a CSV of control characters grows sixfold), with room for the rest of the request.
+MCP_BODY_LIMIT = 6 * sheets_services.MAX_CSV_CHARS + 1_048_576
+
+
+def too_large(scope) -> JSONResponse | None:
+    """A JSON-RPC error for a request whose declared body exceeds MCP_BODY_LIMIT (refused unread),
+    saying what the import tools take; None for any other request."""
+    declared = dict(scope.get("headers", [])).get(b"content-length", b"0")
+    if not declared.isdigit() or int(declared) <= MCP_BODY_LIMIT:
+        return None
+    message = (f"The request is {int(declared):,} bytes; this server takes MCP requests of at most {MCP_BODY_LIMIT:,} "
+               f"bytes. sheets_import_csv takes at most {sheets_services.MAX_CSV_CHARS:,} characters of CSV, "
+               f"sheets_import_xlsx an XLSX file of at most {sheets_services.MAX_XLSX_BYTES:,} bytes "
+               f"({sheets_services.MAX_XLSX_BASE64:,} characters of base64).")
+    return JSONResponse({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}, status_code=413)
 
 
 class McpHost:
@@ -50,7 +67,8 @@ class McpHost:
             if episode_id not in self._running:
                 server = self.store.get(episode_id).mcp_server()
                 server.streamable_http_app(stateless_http=True, json_response=True,
-                                           transport_security=self._security(), host=self.host)
+                                           transport_security=self._security(), host=self.host,
+                                           max_request_body_size=MCP_BODY_LIMIT)
                 manager, stop = server.session_manager, anyio.Event()
 
                 async def serve(*, task_status=anyio.TASK_STATUS_IGNORED):
@@ -67,6 +85,10 @@ class McpHost:
             self.store.get(episode_id)
         except OfficeError:
             await PlainTextResponse("No such episode.", status_code=404)(scope, receive, send)
+            return
+        refused = too_large(scope)
+        if refused is not None:
+            await refused(scope, receive, send)
             return
         manager = await self._manager(episode_id)
         await manager.handle_request(scope, receive, send)

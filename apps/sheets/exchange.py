@@ -6,16 +6,15 @@ from __future__ import annotations
 import base64
 import csv
 import io
-from datetime import date, datetime
+import threading
+from contextlib import contextmanager
 
 from openpyxl import Workbook as XlsxBook
-from openpyxl import load_workbook
-from openpyxl.utils.exceptions import InvalidFileException
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.errors import Invalid
+from officegym.errors import Conflict, Invalid
 from officegym.journal import journaled
 
 from .access import require_editor
@@ -28,17 +27,37 @@ from .models import Cell, Sheet, Workbook
 from .tabs import check_sheet_name, create_sheet
 
 MAX_IMPORT_CELLS = 100_000
-MAX_IMPORT_BYTES = 5_000_000
+MAX_CSV_CHARS = 2_000_000
 # Text that a spreadsheet program would run as a formula when it opens a CSV file (OWASP's list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _check_size(height: int, width: int, cells: int, what: str) -> None:
-    """Refuse a grid larger than a sheet or holding more than MAX_IMPORT_CELLS cells (empty ones count)."""
+def check_size(height: int, width: int, cells: int, what: str) -> None:
+    """Refuse a grid larger than a sheet or holding more than MAX_IMPORT_CELLS cells (counting the empty
+    ones between filled ones in a row)."""
     if height > MAX_ROWS or width > MAX_COLS:
         raise Invalid(f"The {what} is larger than a sheet ({MAX_ROWS:,} rows, {MAX_COLS} columns).")
     if cells > MAX_IMPORT_CELLS:
         raise Invalid(f"The {what} holds more than {MAX_IMPORT_CELLS:,} cells; split it.")
+
+
+_importing: set[str] = set()  # the databases (episodes) an import is running in
+_importing_lock = threading.Lock()
+
+
+@contextmanager
+def one_import_at_a_time(session: Session):
+    """Refuse a second import into an episode while one runs there (each holds its file in memory)."""
+    key = str(session.get_bind().url)
+    with _importing_lock:
+        if key in _importing:
+            raise Conflict("Another import is running in this episode; try again once it has finished.")
+        _importing.add(key)
+    try:
+        yield
+    finally:
+        with _importing_lock:
+            _importing.discard(key)
 
 
 def _csv_rows(csv_text: str) -> list[list[str]]:
@@ -47,11 +66,11 @@ def _csv_rows(csv_text: str) -> list[list[str]]:
     for line in csv.reader(io.StringIO(csv_text)):
         rows.append(line)
         cells += len(line)
-        _check_size(len(rows), len(line), cells, "CSV")
+        check_size(len(rows), len(line), cells, "CSV")
     return rows
 
 
-def _fill_sheet(session, actor, workbook: Workbook, sheet: Sheet, cells: list[dict], action: str) -> int:
+def fill_sheet(session, actor, workbook: Workbook, sheet: Sheet, cells: list[dict], action: str) -> int:
     for item in cells:
         tree = formula_of(item["raw"])
         if isinstance(tree, tuple) and tree[0] == "err_text":
@@ -61,7 +80,7 @@ def _fill_sheet(session, actor, workbook: Workbook, sheet: Sheet, cells: list[di
     return len(cells)
 
 
-def _target_sheet(session, actor, workbook: Workbook, sheet_name: str) -> Sheet:
+def target_sheet(session, actor, workbook: Workbook, sheet_name: str) -> Sheet:
     name = check_sheet_name(sheet_name)
     existing = [s for s in sheets_of(session, workbook) if s.name.lower() == name.lower()]
     return existing[0] if existing else create_sheet(session, actor, workbook.id, name)
@@ -75,16 +94,17 @@ def import_csv(session: Session, actor: Person, workbook, sheet: str, csv_text: 
     require_editor(session, actor, found)
     if not isinstance(csv_text, str) or not csv_text.strip():
         raise Invalid("Give the CSV text to import.")
-    if len(csv_text) > MAX_IMPORT_BYTES:
-        raise Invalid(f"The CSV text is larger than {MAX_IMPORT_BYTES:,} characters.")
-    try:
-        rows = _csv_rows(csv_text)
-    except csv.Error as bad:
-        raise Invalid(f"The CSV does not parse: {bad}.") from None
-    target = _target_sheet(session, actor, found, sheet)
-    cells = [{"sheet_id": target.id, "row": r, "col": c, "raw": raw, "number_format": _implied(raw)}
-             for r, line in enumerate(rows) for c, raw in enumerate(line) if raw != ""]
-    return _fill_sheet(session, actor, found, target, cells, f"import CSV into {target.name}")
+    if len(csv_text) > MAX_CSV_CHARS:
+        raise Invalid(f"The CSV text is larger than {MAX_CSV_CHARS:,} characters.")
+    with one_import_at_a_time(session):
+        try:
+            rows = _csv_rows(csv_text)
+        except csv.Error as bad:
+            raise Invalid(f"The CSV does not parse: {bad}.") from None
+        target = target_sheet(session, actor, found, sheet)
+        cells = [{"sheet_id": target.id, "row": r, "col": c, "raw": raw, "number_format": _implied(raw)}
+                 for r, line in enumerate(rows) for c, raw in enumerate(line) if raw != ""]
+        return fill_sheet(session, actor, found, target, cells, f"import CSV into {target.name}")
 
 
 def _implied(raw: str) -> str:
@@ -148,63 +168,3 @@ def export_xlsx(session: Session, actor: Person, workbook) -> bytes:
 def export_xlsx_base64(session: Session, actor: Person, workbook) -> str:
     """export_xlsx as base64 text (for tools, which carry text)."""
     return base64.b64encode(export_xlsx(session, actor, workbook)).decode("ascii")
-
-
-@journaled("sheets.import_xlsx")
-def import_xlsx(session: Session, actor: Person, workbook, data) -> list[str]:
-    """Replace or add the sheets of an XLSX file (bytes, or base64 text) in a workbook; returns the
-    sheet names imported."""
-    found = resolve_workbook(session, actor, workbook)
-    require_editor(session, actor, found)
-    if isinstance(data, str):
-        try:
-            data = base64.b64decode(data, validate=True)
-        except ValueError:
-            raise Invalid("The XLSX data is not valid base64.") from None
-    if not isinstance(data, bytes) or not data or len(data) > MAX_IMPORT_BYTES:
-        raise Invalid(f"Give an XLSX file of at most {MAX_IMPORT_BYTES:,} bytes.")
-    try:
-        source = load_workbook(io.BytesIO(data))
-    except (InvalidFileException, KeyError, OSError, ValueError) as bad:
-        raise Invalid(f"That is not an XLSX file openpyxl can read ({type(bad).__name__}).") from None
-    except Exception as bad:  # zipfile.BadZipFile and friends: any unreadable file is bad input
-        raise Invalid(f"That is not a readable XLSX file ({type(bad).__name__}).") from None
-    imported = []
-    for page in source.worksheets:
-        # Rows are read as a full grid from A1, so its size is checked before any cell is read: one
-        # cell at XFD1048576 in a file of a few kilobytes would otherwise make billions of them.
-        _check_size(page.max_row, page.max_column, page.max_row * page.max_column, f"sheet {page.title}")
-        target = _target_sheet(session, actor, found, page.title)
-        cells = []
-        for r, line in enumerate(page.iter_rows()):
-            for c, item in enumerate(line):
-                raw = _xlsx_input(item.value, item.data_type)
-                fmt = "" if item.number_format in ("General", None) else item.number_format
-                if raw != "":
-                    cells.append({"sheet_id": target.id, "row": r, "col": c, "raw": raw, "number_format": fmt[:40]})
-        _fill_sheet(session, actor, found, target, cells, f"import XLSX sheet {target.name}")
-        imported.append(target.name)
-    return imported
-
-
-def _xlsx_input(value, data_type: str) -> str:
-    """What typing the value of an XLSX cell gives: formulas as formulas, numbers, dates and booleans
-    as values, and text as text (marked with an apostrophe when typing it would read otherwise)."""
-    if value is None or value == "":
-        return ""
-    if isinstance(value, str) and data_type != "f":
-        try:
-            typed = read_input(value)
-        except FormulaError:
-            typed = None
-        return value if typed is not None and typed.formula is None and typed.value == value else "'" + value
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, datetime):
-        return value.date().isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, (int, float)):
-        return repr(float(value)) if isinstance(value, float) and not value.is_integer() else str(int(value))
-    return str(value)
-

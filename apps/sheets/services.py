@@ -10,7 +10,8 @@ and raises an OfficeError on refusal:
 - structure.py  insert/delete rows and columns, sort, copy/paste, fill down, find and replace
 - names.py      named ranges and filter views
 - summary.py    summary (pivot-like) tables written as formulas
-- exchange.py   CSV and XLSX import and export
+- exchange.py   CSV import and export, XLSX export; one import per episode at a time
+- xlsx_import.py  XLSX import, bounded before the work (file, unpacked size, cells as rows stream in)
 - book.py       the bridge to the formula engine (formula/), which recalculates what a change reaches
 """
 
@@ -22,7 +23,7 @@ from sqlalchemy.orm import Session
 from .book import cell_value
 from .cells import (CellOut, RangeOut, clear_range, read_area, read_range, set_number_format, write_cells,
                     write_range)
-from .exchange import export_csv, export_xlsx, export_xlsx_base64, import_csv, import_xlsx
+from .exchange import MAX_CSV_CHARS, MAX_IMPORT_CELLS, export_csv, export_xlsx, export_xlsx_base64, import_csv
 from .formula.a1 import parse_area
 from .models import Cell, Sheet
 from .names import (apply_filter_view, create_filter_view, define_named_range, delete_filter_view,
@@ -31,6 +32,7 @@ from .structure import (copy_paste, delete_columns, delete_rows, fill_down, find
                         insert_rows, sort_range)
 from .summary import create_summary_table
 from .tabs import create_sheet, delete_sheet, freeze, list_sheets, move_sheet, rename_sheet
+from .xlsx_import import MAX_XLSX_BASE64, MAX_XLSX_BYTES, import_xlsx
 from .workbooks import (create_workbook, delete_workbook, get_workbook, list_revisions, list_shares,
                         list_workbooks, my_role, share_workbook, unshare_workbook, update_workbook)
 
@@ -46,6 +48,7 @@ __all__ = [
     "create_filter_view", "list_filter_views", "delete_filter_view", "apply_filter_view",
     "create_summary_table",
     "import_csv", "export_csv", "import_xlsx", "export_xlsx", "export_xlsx_base64",
+    "MAX_CSV_CHARS", "MAX_IMPORT_CELLS", "MAX_XLSX_BASE64", "MAX_XLSX_BYTES",
     "cell_value", "stored_cell",
 ]
 

@@ -199,8 +199,8 @@ UPLOADS = [
     ("CSV over the upload limit", "import-csv", b"a,b\n" * 300_000, 413, "exceeds the capacity limit"),
     ("CSV as XLSX", "import-xlsx", b"Region,Total\nEMEA,120\n", 400, "not a readable XLSX file"),
     ("empty XLSX", "import-xlsx", b"", 400, "Give an XLSX file"),
-    ("XLSX of a few cells far apart", "import-xlsx", _xlsx("A1", "ZZ1", "A100000"), 400,
-     "sheet Sheet holds more than 100,000 cells"),
+    ("XLSX of a cell beyond a sheet", "import-xlsx", _xlsx("A1", "ZZ1", "A100001"), 400,
+     "sheet Sheet is larger than a sheet (100,000 rows, 702 columns)"),
     ("XLSX over the upload limit", "import-xlsx", b"PK" * 600_000, 413, "exceeds the capacity limit"),
 ]
 

@@ -105,3 +105,32 @@ def test_a_deeply_nested_request_is_refused_without_a_crash(live_server, served)
     assert "recursion limit" in response.json()["error"]["message"]
     listed = over_http(episode["mcp_url"], ("chat_list_channels", {}))
     assert not listed[0].is_error  # the server still answers
+
+
+def test_every_import_within_its_advertised_limit_passes_the_transport_and_larger_requests_are_told_why(
+        live_server):
+    from officegym.apps.sheets import services
+    from officegym.server import MCP_BODY_LIMIT
+
+    made = httpx.post(f"{live_server.base_url}/api/episodes", json={"task": TASK, "tools": ["sheets"]},
+                      headers=live_server.admin).json()
+    try:
+        # The longest CSV allowed, of characters JSON escapes sixfold: the service reads it (and refuses it).
+        created, = over_http(made["mcp_url"], ("sheets_create_workbook", {"title": "Imports"}))
+        book = created.structured_content["id"]
+        csv_result, = over_http(made["mcp_url"], ("sheets_import_csv", {
+            "workbook": book, "sheet": "Data", "csv": "\x01" * services.MAX_CSV_CHARS}))
+        assert csv_result.is_error and "The CSV does not parse: field larger than field limit" in \
+            csv_result.content[0].text
+        xlsx_result, = over_http(made["mcp_url"], ("sheets_import_xlsx", {
+            "workbook": book, "data": "A" * services.MAX_XLSX_BASE64}))
+        assert xlsx_result.is_error and "not a readable XLSX file" in xlsx_result.content[0].text
+        response = httpx.post(made["mcp_url"], content=b" " * (MCP_BODY_LIMIT + 1), timeout=60, headers={
+            "content-type": "application/json", "accept": "application/json, text/event-stream"})
+        assert response.status_code == 413 and response.json()["error"]["code"] == -32600
+        assert response.json()["error"]["message"] == (
+            f"The request is {MCP_BODY_LIMIT + 1:,} bytes; this server takes MCP requests of at most "
+            f"{MCP_BODY_LIMIT:,} bytes. sheets_import_csv takes at most 2,000,000 characters of CSV, "
+            "sheets_import_xlsx an XLSX file of at most 3,000,000 bytes (4,000,000 characters of base64).")
+    finally:
+        httpx.delete(f"{live_server.base_url}/api/episodes/{made['id']}", headers=live_server.admin)

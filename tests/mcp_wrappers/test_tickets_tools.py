@@ -283,7 +283,8 @@ def test_reporter_sees_only_own_requests_and_never_work_notes(world):
 
 def test_writes_that_take_a_ticket_out_of_sight_stand(world):
     """A group member from another department hands a request over, and a watcher leaves a private
-    request: both writes stand and answer, though the actor then no longer sees the ticket."""
+    request: both writes stand and answer. Who handed the request over still sees it and may add a
+    work note, but no longer changes it; the former watcher no longer sees the other request."""
     other, scene = world("other")
     with other.episode.session("setup") as s:
         r = roles(s)
@@ -296,7 +297,11 @@ def test_writes_that_take_a_ticket_out_of_sight_stand(world):
     assert (handed["group"], handed["assignee"]["handle"], handed["can_work"]) == (GROUP, scene["agent"], False)
     left = other.write("tickets_unwatch_ticket", {"key": chair}, "tickets.unwatch_ticket")
     assert (left["watching"], left["watchers"]) == (False, [])
-    for key in (scene["request"], chair):
-        other.fails("tickets_get_ticket", {"key": key}, "that you can see")
+    kept = other.ok("tickets_get_ticket", {"key": scene["request"]})
+    assert (kept["group"], kept["can_work"]) == (GROUP, False)
+    other.write("tickets_add_work_note", {"key": scene["request"], "body": "Handed to the desk"},
+                "tickets.add_work_note")
+    other.fails("tickets_update_ticket", {"key": scene["request"], "summary": "Mine again"}, "You handed it over")
+    other.fails("tickets_get_ticket", {"key": chair}, "that you can see")
     with other.episode.session() as s:
         assert s.get(Group, ticket_row(other, scene["request"]).group_id).name == GROUP
