@@ -89,11 +89,11 @@ def resolve_channel(session: Session, actor: Person, ref: int | str) -> Channel:
         channel = get_by_id(session, Channel, ident)
     else:
         channel = session.scalar(select(Channel).where(Channel.name == str(ref).strip().lstrip("#").lower()))
-    if channel is not None and not can_see(session, actor, channel):
+    if channel is not None and can_see(session, actor, channel):
+        return channel
+    if channel is not None:
         _refuse_former_member(session, actor, channel)
-    if channel is None or not can_see(session, actor, channel):
-        raise NotFound(f"Channel {ref!r} not found. Channels you can see: {_channel_hint(session, actor)}.")
-    return channel
+    raise NotFound(f"Channel {ref!r} not found. Channels you can see: {_channel_hint(session, actor)}.")
 
 
 def _refuse_former_member(session: Session, actor: Person, channel: Channel) -> None:
@@ -111,12 +111,12 @@ def resolve_message(session: Session, actor: Person, message_id: int) -> Message
     if ident is None:
         raise Invalid(f"A message is named by its numeric id, got {message_id!r}.")
     message = get_by_id(session, Message, ident)
-    if message is not None and not can_see(session, actor, message.channel):
+    if message is not None and can_see(session, actor, message.channel):
+        return message
+    if message is not None:
         _refuse_former_member(session, actor, message.channel)
-    if message is None or not can_see(session, actor, message.channel):
-        raise NotFound(f"Message {message_id} not found in any conversation you can see. "
-                       "Use chat_search_messages or chat_list_messages to find message ids.")
-    return message
+    raise NotFound(f"Message {message_id} not found in any conversation you can see. "
+                   "Use chat_search_messages or chat_list_messages to find message ids.")
 
 
 def _require_member(session: Session, actor: Person, channel: Channel, doing: str) -> None:

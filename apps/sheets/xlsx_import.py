@@ -55,13 +55,15 @@ def _check_unpacked(data: bytes) -> None:
         raise Invalid(f"That is not a readable XLSX file ({type(bad).__name__}).") from None
     if len(parts) > MAX_XLSX_PARTS:
         raise Invalid(f"The XLSX file holds {len(parts):,} parts; at most {MAX_XLSX_PARTS:,} are read.")
+    advice = f"import at most {MAX_IMPORT_CELLS:,} cells at a time."
     unpacked = sum(part.file_size for part in parts)
-    whole = [p for p in parts if not p.filename.startswith("xl/worksheets/") and p.file_size > MAX_XLSX_PART]
-    if unpacked > MAX_XLSX_UNPACKED or whole:
-        size, limit = (unpacked, MAX_XLSX_UNPACKED) if unpacked > MAX_XLSX_UNPACKED else (whole[0].file_size,
-                                                                                        MAX_XLSX_PART)
-        raise Invalid(f"The XLSX file unpacks to {size:,} bytes{' in ' + whole[0].filename if whole else ''}, more "
-                      f"than the {limit:,} read; import at most {MAX_IMPORT_CELLS:,} cells at a time.")
+    if unpacked > MAX_XLSX_UNPACKED:
+        raise Invalid(f"The XLSX file unpacks to {unpacked:,} bytes, more than the {MAX_XLSX_UNPACKED:,} read; "
+                      + advice)
+    for part in parts:
+        if not part.filename.startswith("xl/worksheets/") and part.file_size > MAX_XLSX_PART:
+            raise Invalid(f"The XLSX file unpacks to {part.file_size:,} bytes in {part.filename}, more than the "
+                          f"{MAX_XLSX_PART:,} read; {advice}")
 
 
 def _open(data: bytes):

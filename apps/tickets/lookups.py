@@ -49,13 +49,13 @@ def resolve_ticket(session: Session, actor: Person, ref: str) -> Ticket:
     """A ticket the actor may see, by key."""
     prefix, number = parse_key(ref)
     ticket = session.scalar(select(Ticket).where(Ticket.key == f"{prefix}-{number}"))
-    if ticket is not None and not can_see(session, actor, ticket) and _worked_on(session, actor, ticket):
+    if ticket is not None and can_see(session, actor, ticket):
+        return ticket
+    if ticket is not None and _worked_on(session, actor, ticket):
         raise NotFound(f"You no longer see {ticket.key}: service desk tickets are private, and you are no longer its "
                        "reporter, a watcher or one of its workers (the project's agents, its assignment group, its "
                        "assignee). Ask its assignment group if you need it.")
-    if ticket is None or not can_see(session, actor, ticket):
-        raise NotFound(f"No ticket {prefix}-{number} that you can see. Use tickets_search_tickets to find tickets.")
-    return ticket
+    raise NotFound(f"No ticket {prefix}-{number} that you can see. Use tickets_search_tickets to find tickets.")
 
 
 def _worked_on(session: Session, actor: Person, ticket: Ticket) -> bool:
