@@ -35,7 +35,7 @@ def _whole(request: Request, name: str, default: int, low: int, high: int) -> in
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not (raw.isascii() and raw.isdecimal()) or not low <= int(raw) <= high:
         raise Invalid(f"{name} must be a whole number from {low} to {high}, got {raw!r}.")
     return int(raw)
 

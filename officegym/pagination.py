@@ -16,6 +16,7 @@ MAX_LIMIT = 200
 # pages): "at least 1,000" tells an agent to narrow its search as well as an exact 101,592 would,
 # and counting every match of a common word in a company's whole chat history costs a full scan.
 COUNT_STEP = 1000
+MAX_OFFSET = 2**63 - 1  # the largest number a database column or OFFSET clause holds
 
 
 @dataclass
@@ -36,9 +37,9 @@ class Page(Generic[T]):
 
 
 def check_window(offset: int, limit: int) -> None:
-    """Refuse negative offsets and limits outside 1..200 with a clear message."""
-    if not isinstance(offset, int) or offset < 0:
-        raise Invalid(f"offset must be a whole number >= 0, got {offset!r}.")
+    """Refuse offsets outside 0..2**63-1 and limits outside 1..200 with a clear message."""
+    if not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
+        raise Invalid(f"offset must be a whole number from 0 to {MAX_OFFSET}, got {offset!r}.")
     if not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise Invalid(f"limit must be between 1 and {MAX_LIMIT}, got {limit!r}.")
 

@@ -29,6 +29,7 @@ from officegym.apps.org.services import get_person, search_people, whoami
 from officegym.episodes import Episode, EpisodeStore
 from officegym import web_trajectory
 from officegym.errors import Invalid, NotFound, OfficeError
+from officegym.pagination import MAX_OFFSET
 
 # Message text mentions @handles case-insensitively (the service lowercases before matching).
 MENTION = re.compile(MENTION_PATTERN.pattern, re.IGNORECASE)
@@ -100,20 +101,18 @@ def see_other(target: str):
 def form_int(name: str, label: str) -> int | None:
     """An optional whole number from the form (None when blank)."""
     raw = request.form.get(name, "").strip()
-    if not raw:
-        return None
-    if not (raw.isascii() and raw.isdigit()):
-        raise Invalid(f"{label} must be a number, got {raw!r}.")
-    return int(raw)
+    return _whole_number(raw, label) if raw else None
 
 
 def arg_int(name: str, default: int | None = None) -> int | None:
     """A whole number from the query string, e.g. `offset` or `before`."""
     raw = request.args.get(name, "").strip()
-    if not raw:
-        return default
-    if not (raw.isascii() and raw.isdigit()):
-        raise Invalid(f"'{name}' must be a whole number >= 0, got {raw!r}.")
+    return _whole_number(raw, f"'{name}'") if raw else default
+
+
+def _whole_number(raw: str, label: str) -> int:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 19 or int(raw) > MAX_OFFSET:
+        raise Invalid(f"{label} must be a whole number from 0 to {MAX_OFFSET}, got {raw[:40]!r}.")
     return int(raw)
 
 

@@ -26,7 +26,7 @@ def numeric_id(ref) -> int | None:
         return None
     if isinstance(ref, int):
         return ref
-    if isinstance(ref, str) and ref.strip().isdecimal():
+    if isinstance(ref, str) and ref.strip().isascii() and ref.strip().isdecimal():
         return int(ref.strip())
     return None
 

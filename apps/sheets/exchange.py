@@ -10,6 +10,7 @@ import threading
 from contextlib import contextmanager
 
 from openpyxl import Workbook as XlsxBook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -138,24 +139,30 @@ def _csv_text(cell) -> str:
     return cell.display
 
 
+def xml_safe(value):
+    """Text without the control characters that an XLSX file cannot hold (dropped, as spreadsheet
+    apps do); any other value as it is."""
+    return ILLEGAL_CHARACTERS_RE.sub("", value) if isinstance(value, str) else value
+
+
 def export_xlsx(session: Session, actor: Person, workbook) -> bytes:
     """The workbook as an XLSX file: every sheet, inputs (formulas as formulas) and number formats."""
     found = resolve_workbook(session, actor, workbook)
     book = XlsxBook()
     book.remove(book.active)
     for sheet in sheets_of(session, found):
-        page = book.create_sheet(sheet.name[:31])
+        page = book.create_sheet(xml_safe(sheet.name)[:31])
         for cell in session.scalars(select(Cell).where(Cell.sheet_id == sheet.id).order_by(Cell.row, Cell.col)):
             target = page.cell(row=cell.row + 1, column=cell.col + 1)
             if cell.is_formula:
-                target.value = cell.raw
+                target.value = xml_safe(cell.raw)
             else:
                 value = cell_value(cell.kind, cell.number, cell.text, cell.note)
-                target.value = value.code if hasattr(value, "code") else value
+                target.value = value.code if hasattr(value, "code") else xml_safe(value)
                 if isinstance(value, str):
                     target.data_type = "s"  # text stays text, even when it starts with "="
             if cell.number_format:
-                target.number_format = cell.number_format
+                target.number_format = xml_safe(cell.number_format)
         if sheet.frozen_rows or sheet.frozen_cols:
             page.freeze_panes = page.cell(row=sheet.frozen_rows + 1, column=sheet.frozen_cols + 1)
     if not book.sheetnames:

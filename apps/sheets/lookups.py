@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.services import get_by_id
+from officegym.apps.org.services import get_by_id, numeric_id
 from officegym.errors import Invalid, NotFound
 
 from .access import role_of, visible_to
@@ -20,8 +20,8 @@ def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
     if isinstance(ref, bool) or not isinstance(ref, (int, str)) or (isinstance(ref, str) and not ref.strip()):
         raise Invalid("Name the workbook by its id (a number) or its exact title.")
     found = None
-    if isinstance(ref, int) or ref.strip().isdigit():
-        found = get_by_id(session, Workbook, int(ref))
+    if numeric_id(ref) is not None:
+        found = get_by_id(session, Workbook, numeric_id(ref))
     else:
         matches = list(session.scalars(select(Workbook).where(visible_to(actor),
                                                               func.lower(Workbook.title) == ref.strip().lower())

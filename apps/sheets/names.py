@@ -92,7 +92,7 @@ def _criteria(criteria, area) -> list[dict]:
         if not isinstance(item, dict):
             raise Invalid("Each condition is an object with column, op and value.")
         column = str(item.get("column", "")).strip().upper()
-        if not column.isalpha() or not area.left <= col_index(column) <= area.right:
+        if not (column.isascii() and column.isalpha()) or not area.left <= col_index(column) <= area.right:
             raise Invalid(f"Condition column {column or '(none)'} is not a column of the range {area.text(False)}.")
         op = choice(item.get("op", "="), OPERATORS, "Condition operator")
         value = "" if op in ("empty", "not empty") else text(str(item.get("value", "")), "Condition value", 200)
@@ -111,7 +111,7 @@ def create_filter_view(session: Session, actor: Person, workbook, name: str, ref
     if session.scalar(select(FilterView.id).where(FilterView.sheet_id == sheet.id, FilterView.name.ilike(name))):
         raise Conflict(f"Sheet {sheet.name} already has a filter view named '{name}'.")
     sort = str(sort_column or "").strip().upper()
-    if sort and (not sort.isalpha() or not area.left <= col_index(sort) <= area.right):
+    if sort and (not (sort.isascii() and sort.isalpha()) or not area.left <= col_index(sort) <= area.right):
         raise Invalid(f"Sort column {sort} is not a column of the range {area.text(False)}.")
     view = FilterView(sheet_id=sheet.id, name=name, ref=area.text(False), criteria=json.dumps(_criteria(criteria, area)),
                       sort_column=sort, sort_descending=bool(sort_descending), created_by_id=actor.id)

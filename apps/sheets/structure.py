@@ -28,11 +28,12 @@ from .tabs import rewrite_all
 
 def column_number(value, what: str) -> int:
     """A 0-based column from letters (C) or a 1-based number."""
-    if isinstance(value, str) and value.strip().isalpha() and len(value.strip()) <= 3:
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isalpha() and len(value.strip()) <= 3:
         index = col_index(value.strip())
         if index < MAX_COLS:
             return index
-    if isinstance(value, (int, str)) and not isinstance(value, bool) and str(value).strip().isdigit():
+    if isinstance(value, (int, str)) and not isinstance(value, bool) and str(value).strip().isascii() \
+            and str(value).strip().isdecimal():
         return whole(value, what, 1, MAX_COLS) - 1
     raise Invalid(f"{what} is a column letter such as C (or its number, 3); got {value!r}.")
 

@@ -15,7 +15,7 @@ CASES = [
     ("owner", "/chat/c/general/messages", {"text": ""}, 400, "Message text is empty"),
     ("owner", "/chat/c/general/messages", {"text": "   \n "}, 400, "Message text is empty"),
     ("owner", "/chat/c/general/messages", {"text": "x" * 4001}, 400, "the limit is 4000"),
-    ("owner", "/chat/c/general/messages", {"text": "hi", "thread_parent_id": "abc"}, 400, "must be a number"),
+    ("owner", "/chat/c/general/messages", {"text": "hi", "thread_parent_id": "abc"}, 400, "must be a whole number"),
     ("owner", "/chat/c/general/messages", {"text": "hi", "thread_parent_id": "999999"}, 404, "Message 999999 not found"),
     ("owner", "/chat/c/no-such-channel/messages", {"text": "hi"}, 404, "Channel 'no-such-channel' not found"),
     ("owner", "/chat/c/{archived}/messages", {"text": "hi"}, 409, "is archived"),
@@ -45,7 +45,7 @@ CASES = [
     ("owner", "/chat/c/general/leave", {}, 403, "cannot leave"),
     ("owner", "/chat/dms/open", {"people": ""}, 400, "Name at least one person"),
     ("owner", "/chat/dms/open", {"people": "@nobody.here"}, 404, "No person matches"),
-    ("owner", "/chat/c/general/read", {"message_id": "abc"}, 400, "must be a number"),
+    ("owner", "/chat/c/general/read", {"message_id": "abc"}, 400, "must be a whole number"),
     ("owner", "/act-as", {"person": "@nobody.here"}, 404, "No person matches"),
 ]
 

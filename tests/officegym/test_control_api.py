@@ -127,7 +127,7 @@ def test_the_catalogue_lists_instances_without_episodes(live_server):
     assert "solution" not in json.dumps(page) and "topic" not in {k.lower() for k in row}
     httpx.delete(f"{live_server.base_url}/api/episodes/{episode['id']}", headers=live_server.admin)
     assert len(live_server.store.live()) == before
-    for query in ("split=dev", "instances=0", "instances=x", "limit=501"):
+    for query in ("split=dev", "instances=0", "instances=x", "limit=501", "limit=%C2%B2", "offset=%D9%A1"):
         bad = httpx.get(f"{live_server.base_url}/api/instances?{query}", headers=live_server.admin)
         assert bad.status_code == 400 and bad.json()["error"], query
 
