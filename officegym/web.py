@@ -18,31 +18,24 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, flash, g, redirect, render_template, request, url_for
 from flask import session as browser
-from markupsafe import Markup, escape
 from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
 from officegym.answers import last_answer, submit_answer
-from officegym.apps.chat.services import MENTION_PATTERN
 from officegym.apps.org.models import Person
 from officegym.apps.org.services import get_person, search_people, whoami
+from officegym.apps.sheets.services import MAX_CSV_CHARS, MAX_XLSX_BYTES
 from officegym.episodes import Episode, EpisodeStore
 from officegym import web_trajectory
+from officegym.web_filters import COMMON_EMOJI, emoji_glyph, format_when, linkify_mentions, url_with
 from officegym.errors import Invalid, NotFound, OfficeError
 from officegym.pagination import MAX_OFFSET
 
-# Message text mentions @handles case-insensitively (the service lowercases before matching).
-MENTION = re.compile(MENTION_PATTERN.pattern, re.IGNORECASE)
-EMOJI_GLYPHS = {
-    "thumbsup": "👍", "+1": "👍", "thumbsdown": "👎", "-1": "👎", "heart": "❤️", "tada": "🎉",
-    "eyes": "👀", "white_check_mark": "✅", "joy": "😂", "rocket": "🚀", "pray": "🙏", "fire": "🔥",
-    "100": "💯", "smile": "😄", "thinking_face": "🤔", "raised_hands": "🙌", "clap": "👏", "wave": "👋",
-    "hugging_face": "🤗", "laughing": "😆", "sob": "😭", "muscle": "💪", "star": "⭐", "sparkles": "✨",
-    "ok_hand": "👌", "bulb": "💡", "warning": "⚠️", "x": "❌", "question": "❓", "coffee": "☕",
-}
-ERROR_TITLES = {"NotFound": "Not found", "Forbidden": "Not allowed", "Invalid": "Invalid input",
-                "Conflict": "Conflict"}
-COMMON_EMOJI = ("thumbsup", "heart", "tada", "eyes", "white_check_mark", "joy", "rocket", "pray", "fire", "100")
+UI_BODY_LIMIT = max(MAX_XLSX_BYTES, 4 * MAX_CSV_CHARS) + 65_536  # an XLSX or a CSV file within the import limits
+TOO_LARGE = (f"The form is larger than this server reads ({UI_BODY_LIMIT:,} bytes). CSV imports take at most "
+             f"{MAX_CSV_CHARS:,} characters, XLSX files at most {MAX_XLSX_BYTES:,} bytes.")
+
+ERROR_TITLES = {"NotFound": "Not found", "Forbidden": "Not allowed", "Invalid": "Invalid input", "Conflict": "Conflict"}
 
 
 @dataclass(frozen=True)
@@ -144,42 +137,6 @@ def csrf_token() -> str:
     return token
 
 
-def linkify_mentions(text: str, handles: list[str] | None = None) -> Markup:
-    """Message text, escaped, with each @handle linked to that person's profile (only the
-    `handles` really mentioned, when given: '@nobody' stays plain text)."""
-    pieces: list[Markup] = []
-    last = 0
-    for match in MENTION.finditer(text or ""):
-        handle = match.group(1).lower()
-        if handles is not None and handle not in handles:
-            continue
-        pieces.append(escape(text[last:match.start()]))
-        href = url_for("org.person", ref=handle)
-        pieces.append(Markup('<a class="mention" href="{}">@{}</a>').format(href, match.group(1)))
-        last = match.end()
-    pieces.append(escape((text or "")[last:]))
-    return Markup("").join(pieces)
-
-
-def format_when(value: datetime | str | None) -> str:
-    """A short company-time stamp such as 'Mar 04, 14:05' (from a datetime or an ISO string)."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value) if value else None
-    return value.strftime("%b %d, %H:%M") if value else ""
-
-
-def url_with(**changes) -> str:
-    """This page's URL with some query arguments changed (None drops one), e.g. for paging."""
-    args = {**request.args.to_dict(), **changes}
-    args = {k: v for k, v in args.items() if v is not None}
-    return url_for(request.endpoint, **request.view_args, **args)
-
-
-def emoji_glyph(name: str) -> str:
-    """The picture for a known emoji name, else ':name:'."""
-    return EMOJI_GLYPHS.get(name, f":{name}:")
-
-
 # ---------------------------------------------------------------- the app
 
 def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
@@ -196,7 +153,7 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="officegym_session",
-        MAX_CONTENT_LENGTH=1_000_000,
+        MAX_CONTENT_LENGTH=UI_BODY_LIMIT,
     )
     app.extensions["officegym.store"] = store
     app.jinja_env.globals.update(csrf_token=csrf_token, url_with=url_with, common_emoji=COMMON_EMOJI)
@@ -250,6 +207,8 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
         response = err.get_response()
+        if err.code == 413:
+            err.description = TOO_LARGE
         g.step_error = err.description
         response.set_data(render_template("error.html", title=err.name, message=err.description))
         response.content_type = "text/html; charset=utf-8"

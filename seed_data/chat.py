@@ -14,11 +14,12 @@ from sqlalchemy.orm import Session
 from officegym.apps.chat.models import Channel, Membership, Mention, Message, Pin, Reaction
 from officegym.apps.chat.services import mentioned_handles
 
-from . import scale_vocab, vocab
+from . import chat_dm_vocab, scale_vocab, vocab
 from .bulk import bulk_insert
 from .chat_deals import DealTalk, deals_where
 from .chat_incidents import incident_lines, incidents_where, it_help_lines
-from .chat_text import PLACEHOLDERS, Line, Scene, Where, history_end as end_of_history, render_exchange, render_scene
+from .chat_replies import chatter, render_exchange
+from .chat_text import PLACEHOLDERS, Line, Scene, Where, history_end as end_of_history, render_scene
 from .crm import Crm
 from .org import Org, PersonRec, slugify
 from .tickets import Tickets
@@ -154,32 +155,11 @@ def _fill_channel(org: Org, plan: ChannelPlan, spec, rng: Random, projects, hist
             scene = Scene(org, plan.where, rng, when, projects)
             lines = render_scene(scene, spec_, default_by)
             if spec.chatter:
-                _chatter(scene, lines, spec.chatter, end)
+                chatter(scene, lines, spec.chatter, end)
             plan.lines += lines
     if plan.archived:
         when = end.replace(hour=16, minute=rng.randint(0, 59))
         plan.lines += render_scene(Scene(org, plan.where, rng, when, projects), vocab.WRAPUP, "owner")
-
-
-def _chatter(scene: Scene, lines: list[Line], rate: float, end: datetime) -> None:
-    """A busy workspace: colleagues add short replies to a thread (`rate` more on average, now and
-    then many more), never after the channel's last day."""
-    rng = scene.rng
-    count = 0
-    while rng.random() < rate / (1 + rate):
-        count += 1
-    top, when, last = lines[0], max(line.at for line in lines), lines[-1].author_id
-    pool = scale_vocab.CHATTER_ASKED if "?" in top.text else scale_vocab.CHATTER
-    for _ in range(count):
-        when += timedelta(minutes=rng.randint(2, 120), seconds=rng.randint(0, 59))
-        if when > end:
-            break
-        speaker = scene.someone({last})
-        reply = Line(speaker.id, rng.choice(pool), when, reply_to=top)
-        if rng.random() < 0.2:
-            reply.reactions.append((scene.someone({speaker.id}).id, rng.choice(vocab.EMOJI["ack"])))
-        lines.append(reply)
-        last = speaker.id
 
 
 def _welcomes(org: Org, general: ChannelPlan, rng: Random, projects) -> None:
@@ -209,12 +189,12 @@ def _conversations(org: Org, spec, rng: Random, projects, history_end: datetime)
         first = rng.choice(people)
         if k % 4 == 3:
             group = [first, *rng.sample(others(first), 2)]
-            templates, kind = vocab.GROUP_DM, "group_dm"
+            templates, kind = chat_dm_vocab.GROUP_DM, "group_dm"
         else:  # teammates and their manager, in directory order
             near = set(by_team[first.team]) | ({position[first.manager_id]} if first.manager_id in position else set())
             mates = [people[i] for i in sorted(near) if people[i].id != first.id]
             group = [first, rng.choice(mates or others(first))]
-            templates, kind = vocab.DM, "dm"
+            templates, kind = chat_dm_vocab.DM, "dm"
         name = "dm-" + "-".join(str(i) for i in sorted(p.id for p in group))
         when = rng.choice(days).replace(hour=rng.randint(9, 17), minute=rng.randint(0, 59), second=rng.randint(0, 59))
         plan = plans.get(name)

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from random import Random
 
 from . import vocab
+from .chat_voice import first_name, voice_of
 from .org import Org, PersonRec, slugify
 from .roster import Roster
 
@@ -268,7 +269,8 @@ def render_scene(scene: Scene, spec: dict, default_by: str | None) -> list[Line]
             when += timedelta(minutes=rng.randint(1, 40), seconds=rng.randint(0, 59))
             busy = {scene.prev.id, author.id} if len(scene.present()) > 2 else {scene.prev.id}
             speaker, text = speaker_and_text(scene, raw, scene.someone(busy))
-            lines.append(Line(speaker.id, scene.fill(text), when, reply_to=top))
+            said = voice_of(scene.org, speaker.id).reply(scene.fill(text), first_name(scene.org, author.id))
+            lines.append(Line(speaker.id, said, when, reply_to=top))
             scene.prev = speaker
     _react(scene, top, spec.get("react"), vocab.EMOJI[spec.get("emoji", "default")])
     for reply in lines[1:]:
@@ -291,18 +293,3 @@ def _react(scene: Scene, line: Line, how: str | None, emoji: list[str]) -> None:
     for pid in rng.sample(crowd, min(count, len(crowd))):
         picks = rng.sample(emoji, 2 if rng.random() < 0.15 else 1)
         line.reactions.extend((pid, e) for e in picks)
-
-
-def render_exchange(scene: Scene, lines: list[str], speakers: list[PersonRec]) -> list[Line]:
-    """A DM or group-DM exchange: speakers take turns, never the same twice in a row."""
-    out: list[Line] = []
-    when, previous = scene.at, None
-    scene.people["asker"] = speakers[0]
-    scene.people["partner"] = speakers[1]
-    for i, raw in enumerate(lines):
-        options = [p for p in speakers if p is not previous]
-        speaker = speakers[0] if i == 0 else (speakers[1] if i == 1 else scene.rng.choice(options))
-        out.append(Line(speaker.id, scene.fill(raw), when))
-        previous, scene.prev = speaker, speaker
-        when += timedelta(minutes=scene.rng.randint(1, 25), seconds=scene.rng.randint(0, 59))
-    return out

@@ -501,24 +501,3 @@ HIRING = [
     {"top": "Offer accepted by {candidate}! Starting {date}.", "react": "many", "emoji": "celebrate"},
     {"top": "The job description for {role} is updated; please review.", "pin": True},
 ]
-DM = [
-    ["Hey {m1_first}, do you have 10 minutes today to talk about {work}?", "Sure, how about {time}?", "Works for me, sending an invite."],
-    ["Thanks for the help with {customer} yesterday!", "Anytime! How did the call go?", "Really well, they want to expand to {num} more teams."],
-    ["Quick one: are you coming to the all-hands in person?", "Yes, I'll be in {hq} on {weekday}.", "Great, let's grab lunch after."],
-    ["Can you cover my on-call shift on {date}?", "Sure, if you take mine the week after.", "Deal, I'll update the schedule."],
-    ["Did you see the new Project {project} timeline?", "Yeah, it's tight. I'm worried about the {service} work.", "Let's raise it at the next sync."],
-    ["Are we still on for our 1:1 tomorrow?", "Yes! Can we push it 30 minutes?", "No problem."],
-    ["Running 5 minutes late to the meeting, sorry", "No worries"],
-    ["Sending you the slides for {customer} now", "Got them, thanks. I'll review tonight."],
-    ["Do you know who to ask about {tool} access?", "Post in #it-help, @{it_person} usually answers fast.", "Thanks!"],
-    ["Could you approve my expense report? It's been pending since {past_date}.", "Approved just now, sorry for the delay!"],
-    ["Congrats on the launch!!", "Thank you so much! It was a team effort :)"],
-    ["Got a minute for a quick question about {work}?", "Sure, go ahead", "Who owns it now that the team changed?", "@{m2} does, I think"],
-]
-GROUP_DM = [
-    ["Who's up for lunch at {lunch} today?", "I'm in", "Me too, 12:30?", "Perfect"],
-    ["Quick sync on the {customer} escalation before the call?", "Yes, 5 minutes?", "Joining now"],
-    ["Can someone share the notes from the Project {project} meeting?", "They're in the shared drive under {project}/meetings", "Thanks!"],
-    ["Are we presenting the {quarter} numbers together on {weekday}?", "Yes, I'll take the first half", "I'll do pipeline and forecast"],
-    ["Who's booking the room for the {customer} workshop?", "I can, {room} on {weekday}?", "Works for me", "Booked"],
-]

@@ -82,7 +82,8 @@ def names(wb: int):
 def exchange(wb: int):
     """Import CSV or XLSX into the workbook, and download it as CSV or XLSX."""
     with ui() as (db, actor):
-        return render_template("sheets/exchange.html", **_book(db, actor, wb))
+        return render_template("sheets/exchange.html", max_csv=services.MAX_CSV_CHARS, max_xlsx=services.MAX_XLSX_BYTES,
+                               max_cells=services.MAX_IMPORT_CELLS, **_book(db, actor, wb))
 
 
 def _uploaded(name: str) -> bytes | None:

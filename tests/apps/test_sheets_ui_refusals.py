@@ -196,12 +196,13 @@ UPLOADS = [
     ("picture as CSV", "import-csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe", 400, "is not UTF-8 text"),
     ("XLSX as CSV", "import-csv", _xlsx("A1"), 400, "is not UTF-8 text"),
     ("CSV of too many cells", "import-csv", b"1,1,1,1\n" * 25_001, 400, "holds more than 100,000 cells"),
-    ("CSV over the upload limit", "import-csv", b"a,b\n" * 300_000, 413, "exceeds the capacity limit"),
+    ("CSV over the upload limit", "import-csv", b"a,b\n" * 2_100_000, 413, "CSV imports take at most 2,000,000"),
     ("CSV as XLSX", "import-xlsx", b"Region,Total\nEMEA,120\n", 400, "not a readable XLSX file"),
     ("empty XLSX", "import-xlsx", b"", 400, "Give an XLSX file"),
     ("XLSX of a cell beyond a sheet", "import-xlsx", _xlsx("A1", "ZZ1", "A100001"), 400,
      "sheet Sheet is larger than a sheet (100,000 rows, 702 columns)"),
-    ("XLSX over the upload limit", "import-xlsx", b"PK" * 600_000, 413, "exceeds the capacity limit"),
+    ("XLSX over the upload limit", "import-xlsx", b"PK" * 4_200_000, 413, "XLSX files at most 3,000,000 bytes"),
+    ("CSV file over the import limit", "import-csv", b"a,b\n" * 550_000, 400, "larger than 2,000,000 characters"),
 ]
 
 
@@ -234,3 +235,9 @@ def test_a_bad_grid_address_shows_the_reason_and_no_grid(browser, names, query, 
     response = browser.get(f"/sheets/w/{names['wb']}", query_string=query)
     assert response.status_code == status and message in error_message(response)
     assert 'data-testid="grid"' not in text_of(response)
+
+
+def test_the_import_forms_state_the_limits_the_services_apply(browser, names):
+    page = text_of(browser.get(f"/sheets/w/{names['wb']}/exchange"))
+    assert "At most 2,000,000 characters and 100,000 cells." in page
+    assert "At most 3,000,000 bytes and 100,000 cells." in page
