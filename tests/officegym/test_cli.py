@@ -83,38 +83,78 @@ def test_tasks_export_writes_the_catalogue_as_json_lines():
         [line for line in officegym("tasks", "--tasks", "crm.*").stdout.splitlines() if line.strip()])
 
 
-def test_serve_never_prints_the_admin_token_and_says_which_file_holds_it(tmp_path, settings):
-    home = tmp_path / "home"
-    home.mkdir()
-    (home / "worlds").symlink_to(settings.worlds_dir)  # the tests' world cache: nothing to build
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "OFFICEGYM_ADMIN_TOKEN"}
-    env.update(OFFICEGYM_HOME=str(home), OFFICEGYM_EPISODES_DIR=str(tmp_path / "episodes"))
-    server = subprocess.Popen([sys.executable, "-m", "officegym.cli", "serve", "--scale", "tiny", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    try:
-        printed = []
-        while not printed or "control API" not in printed[-1]:
-            line = server.stdout.readline()
-            assert line, "".join(printed)
-            printed.append(line)
-        token_file = home / "admin-token"
-        assert f"<the token in {token_file}>" in printed[-1]
-        token = token_file.read_text().strip()
-        assert len(token) >= 24 and token not in "".join(printed)
-        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
-        url = f"http://127.0.0.1:{port}/api/episodes"
+class Serving:
+    """`officegym serve --scale tiny` in a process of its own, on a free port, with its own home and
+    episodes folder (the tests' world cache linked in: nothing to build)."""
+
+    def __init__(self, tmp_path, settings):
+        self.home, self.episodes = tmp_path / "home", tmp_path / "episodes"
+        self.home.mkdir()
+        (self.home / "worlds").symlink_to(settings.worlds_dir)
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if k != "OFFICEGYM_ADMIN_TOKEN"}
+        env.update(OFFICEGYM_HOME=str(self.home), OFFICEGYM_EPISODES_DIR=str(self.episodes))
+        self.process = subprocess.Popen([sys.executable, "-m", "officegym.cli", "serve", "--scale", "tiny", "--port",
+                                         str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                        env=env)
+        self.printed: list[str] = []
+        while not self.printed or "control API" not in self.printed[-1]:
+            line = self.process.stdout.readline()
+            assert line, "".join(self.printed)
+            self.printed.append(line)
+        self.api = f"http://127.0.0.1:{self.port}/api"
+
+    def token(self) -> str:
+        """The admin token from the file `serve` wrote."""
+        return (self.home / "admin-token").read_text().strip()
+
+    def answering(self) -> None:
+        """Wait until the server answers (it prints its links just before it binds)."""
         for _ in range(100):
             try:
-                assert httpx.get(url, headers={"Authorization": f"Bearer {token}"}).status_code == 200
-                break
-            except httpx.ConnectError:  # printed just before the server binds
+                assert httpx.get(f"{self.api}/episodes", headers=self.headers()).status_code == 200
+                return
+            except httpx.ConnectError:
                 time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not answer")
-        assert httpx.get(url).status_code == 401
+        raise AssertionError("the server did not answer")
+
+    def headers(self) -> dict:
+        """The control API's authorization."""
+        return {"Authorization": f"Bearer {self.token()}"}
+
+    def stop(self, how=signal.SIGINT) -> int:
+        """Stop the server with a signal; its exit code."""
+        if self.process.poll() is None:
+            self.process.send_signal(how)
+        return self.process.wait(30)
+
+
+def test_serve_never_prints_the_admin_token_and_says_which_file_holds_it(tmp_path, settings):
+    server = Serving(tmp_path, settings)
+    try:
+        token_file = server.home / "admin-token"
+        assert f"<the token in {token_file}>" in server.printed[-1]
+        token = server.token()
+        assert len(token) >= 24 and token not in "".join(server.printed)
+        assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+        server.answering()
+        assert httpx.get(f"{server.api}/episodes").status_code == 401
     finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(30)
+        server.stop()
+
+
+def test_serve_stopped_with_sigterm_deletes_every_live_episode(tmp_path, settings):
+    server = Serving(tmp_path, settings)
+    try:
+        server.answering()
+        for instance in (0, 1):
+            made = httpx.post(f"{server.api}/episodes", json={"task": "chat.set_topic", "instance": instance},
+                              headers=server.headers())
+            assert made.status_code == 201, made.text
+        assert len(list(server.episodes.glob("*.sqlite"))) >= 3  # the default episode and the two made
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 128 + signal.SIGTERM
+    assert list(server.episodes.glob("*.sqlite")) == []
