@@ -16,6 +16,15 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, lambda sig, frame: sys.exit(128 + sig))
 
 
+def _sweep(store) -> None:
+    """Delete what stopped processes left behind, and say so."""
+    from officegym.leftovers import sweep
+
+    removed = sweep(store)
+    if removed:
+        print(f"officegym: deleted {len(removed)} episode(s) left by processes that no longer run", file=sys.stderr)
+
+
 def _progress(stage: str, fraction: float) -> None:
     print(f"\rbuilding world: {stage:<24} {fraction:6.1%}", end="", file=sys.stderr, flush=True)
     if fraction >= 1:
@@ -39,6 +48,7 @@ def cmd_serve(args) -> int:
         return 2
     stop_on_sigterm()
     store = EpisodeStore(settings)
+    _sweep(store)
     world = store.world(args.scale, args.seed, progress=_progress)
     default = store.create(scale=args.scale, seed=args.seed, actor=args.actor)
     default.keep_alive = True  # the link printed below stays valid however long it is idle
@@ -115,6 +125,7 @@ def cmd_run(args) -> int:
             max_turns=args.max_turns, retries=args.retries, temperature=args.temperature))
     stop_on_sigterm()
     store = EpisodeStore(load_settings(database_url=args.database_url))
+    _sweep(store)
     total = len(match_tasks(args.tasks)) * args.instances * args.trials
     try:
         results = print_results(run(store, agent, args.tasks, args.instances, args.scale, args.seed, args.parallel,

@@ -31,6 +31,7 @@ from officegym.backends import EpisodeDatabase, backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.errors import Invalid, NotFound
+from officegym.leftovers import this_process
 from officegym.trajectory import Trajectory
 from officegym.worlds import World, ensure_world
 
@@ -224,7 +225,7 @@ class EpisodeStore:
         # Recorded in the episodes folder so that another process (`officegym mcp --episode`) can open it.
         self._meta_path(episode_id).write_text(json.dumps({
             "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id,
-            "backend": self.backend.name, "tools": list(served)}))
+            "backend": self.backend.name, "tools": list(served), "owner": this_process()}))
         with self._lock:
             self._episodes[episode_id] = episode
         return episode

@@ -89,8 +89,9 @@ class Serving:
 
     def __init__(self, tmp_path, settings):
         self.home, self.episodes = tmp_path / "home", tmp_path / "episodes"
-        self.home.mkdir()
-        (self.home / "worlds").symlink_to(settings.worlds_dir)
+        if not self.home.exists():  # a second server of a test shares the first one's folders
+            self.home.mkdir()
+            (self.home / "worlds").symlink_to(settings.worlds_dir)
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
@@ -158,3 +159,21 @@ def test_serve_stopped_with_sigterm_deletes_every_live_episode(tmp_path, setting
         code = server.stop(signal.SIGTERM)
     assert code == 128 + signal.SIGTERM
     assert list(server.episodes.glob("*.sqlite")) == []
+
+
+def test_a_server_deletes_at_start_what_a_killed_server_left_behind(tmp_path, settings):
+    killed = Serving(tmp_path, settings)
+    killed.answering()
+    made = httpx.post(f"{killed.api}/episodes", json={"task": "chat.set_topic"}, headers=killed.headers())
+    assert made.status_code == 201, made.text
+    assert killed.stop(signal.SIGKILL) == -signal.SIGKILL  # no cleanup at all
+    left = sorted(path.stem for path in killed.episodes.glob("*.sqlite"))
+    assert len(left) == 2  # the default episode and the task's
+    successor = Serving(tmp_path, settings)
+    try:
+        assert any("deleted 2 episode(s) left by processes that no longer run" in line for line in successor.printed)
+        assert not set(left) & {path.stem for path in successor.episodes.glob("*.sqlite")}
+        assert len(list(successor.episodes.glob("*.json"))) == 1  # its own default episode
+    finally:
+        successor.stop()
+
