@@ -24,7 +24,7 @@ from officegym.web import create_app
 RULES = list(create_app(None).url_map.iter_rules())
 POSTS = sorted({r.endpoint for r in RULES if "POST" in r.methods})
 PAGES = sorted({r.endpoint for r in RULES if "GET" in r.methods and r.rule.startswith("/e/")})
-FUZZ = settings(max_examples=10, derandomize=True, database=None, deadline=None,
+FUZZ = settings(max_examples=6, derandomize=True, database=None, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
 

@@ -12,6 +12,8 @@ import httpx
 import pytest
 from mcp.client import Client
 
+from officegym.web import UI_BODY_LIMIT
+
 
 def create(server, **body):
     response = httpx.post(f"{server.base_url}/api/episodes", json={"task": "chat.set_topic", **body},
@@ -82,7 +84,7 @@ def test_the_trajectory_holds_every_call_and_ui_request(live_server):
     with httpx.Client(base_url=episode["ui_url"]) as browser:
         assert browser.get("org/").status_code == 200
         assert browser.get("crm/opportunities/999999999").status_code == 404
-        huge = browser.post("act-as", content=b"x" * 2_000_000,
+        huge = browser.post("act-as", content=b"x" * (UI_BODY_LIMIT + 1),
                             headers={"content-type": "application/x-www-form-urlencoded"})
         assert huge.status_code == 413
     lines = httpx.get(f"{live_server.base_url}/api/episodes/{episode['id']}/trajectory", headers=live_server.admin)
@@ -95,7 +97,7 @@ def test_the_trajectory_holds_every_call_and_ui_request(live_server):
     assert steps[0]["args"] == {"limit": 2} and steps[0]["result_chars"] > 0 and steps[0]["ms"] >= 0
     assert "not found" in steps[1]["error"].lower() and "not among this episode's tools" in steps[2]["error"]
     assert steps[5]["args"] == {"record_id": 999999999} and steps[5]["error"]
-    assert steps[6]["args"] == {"body": "<not read: 2000000 bytes>"}
+    assert steps[6]["args"] == {"body": f"<not read: {UI_BODY_LIMIT + 1} bytes>"}
     graded = httpx.post(f"{live_server.base_url}/api/episodes/{episode['id']}/grade?delete=true",
                         headers=live_server.admin).json()
     assert graded["success"] is True  # the journal of reads and refusals is no part of the grade
