@@ -63,10 +63,22 @@ FILLERS = ["Ok, ", "Oh, ", "Right, ", "Ah, ", "Hmm, ", "So, ", "Honestly, "]
 GREETINGS = ["", "", "Hey {first}, ", "Hi {first}! ", "Hey! ", "Morning {first}! ", "Hi! ", "Quick q: "]
 EMOJI_HABITS = [" :)", " 🙂", " 👍", " 🙏", " 😅", " :D", " 🎉", " ✨"]
 THANKS_GROUP = 0
+
+
+def _bare(phrase: str) -> str:
+    """A phrase without its final punctuation."""
+    return re.sub(r"[.!?]+$", "", phrase)
+
+
+def _lowered(text: str) -> str:
+    """Text with a lower-case first letter."""
+    return text[:1].lower() + text[1:]
+
+
 _GROUP_OF = {}
 for _index, _group in enumerate(SAME_REPLY):
     for _phrase in _group:
-        _GROUP_OF.setdefault(re.sub(r"[.!?]+$", "", _phrase).lower(), _index)
+        _GROUP_OF.setdefault(_bare(_phrase).lower(), _index)
 # First words a casual writer lower-cases; any other (a name, a key, "I") keeps its case.
 _STARTERS = {re.sub(r"\W", "", phrase.split()[0]).lower() for group in SAME_REPLY for phrase in group} | {
     "the", "yes", "ok", "okay", "can", "could", "would", "will", "is", "are", "do", "does", "did", "just",
@@ -102,16 +114,16 @@ class Voice:
 
     def reply(self, text: str, addressee: str | None = None) -> str:
         """An everyday reply said this person's way (other text is only touched up, see `touch`)."""
-        group = _GROUP_OF.get(re.sub(r"[.!?]+$", "", text.strip()).lower())
+        group = _GROUP_OF.get(_bare(text.strip()).lower())
         if group is None:
             if self.filler and _lowers(text) and self.rng.random() < self.filler_rate:
-                text = self.filler + text[:1].lower() + text[1:]
+                text = self.filler + _lowered(text)
             return self.touch(text)
         choices = SAME_REPLY[group]
         index = self.favourite[group] if self.rng.random() < self.loyalty else self.rng.randrange(len(choices))
         said = choices[index]
         if group == THANKS_GROUP and addressee and self.by_name:
-            said = f"{re.sub(r'[.!?]+$', '', said)}, {addressee}!"
+            said = f"{_bare(said)}, {addressee}!"
         return self.touch(said)
 
     def opening(self, text: str, addressee: str | None) -> str:
@@ -122,13 +134,13 @@ class Voice:
         if already or question_only or (greeting.strip() in ("Hey,", "Hi!", "Morning!") and not addressee):
             greeting = ""
         if greeting.endswith(", ") and _lowers(text):
-            text = text[:1].lower() + text[1:]
+            text = _lowered(text)
         return self.touch(greeting + text)
 
     def touch(self, text: str) -> str:
         """Habits that change no content: a casual first letter and full stop, an emoji now and then."""
         if self.casual and _lowers(text):
-            text = text[:1].lower() + text[1:]
+            text = _lowered(text)
             if text.endswith(".") and not text.endswith(".."):
                 text = text[:-1]
         if self.emoji and self.rng.random() < self.emoji_rate and not text.endswith(("?", ":)", ":(")):

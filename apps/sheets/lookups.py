@@ -19,9 +19,9 @@ def resolve_workbook(session: Session, actor: Person, ref) -> Workbook:
     """A workbook the actor may see, by id (number or digits) or exact title."""
     if isinstance(ref, bool) or not isinstance(ref, (int, str)) or (isinstance(ref, str) and not ref.strip()):
         raise Invalid("Name the workbook by its id (a number) or its exact title.")
-    found = None
-    if numeric_id(ref) is not None:
-        found = get_by_id(session, Workbook, numeric_id(ref))
+    found, ident = None, numeric_id(ref)
+    if ident is not None:
+        found = get_by_id(session, Workbook, ident)
     else:
         matches = list(session.scalars(select(Workbook).where(visible_to(actor),
                                                               func.lower(Workbook.title) == ref.strip().lower())

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
+from officegym.apps.org.services import numeric_id
 from officegym.errors import Invalid
 from officegym.journal import journaled
 from officegym.values import whole
@@ -32,8 +33,8 @@ def column_number(value, what: str) -> int:
         index = col_index(value.strip())
         if index < MAX_COLS:
             return index
-    if isinstance(value, (int, str)) and not isinstance(value, bool) and str(value).strip().isascii() \
-            and str(value).strip().isdecimal():
+    number = numeric_id(value)
+    if number is not None and number >= 0:
         return whole(value, what, 1, MAX_COLS) - 1
     raise Invalid(f"{what} is a column letter such as C (or its number, 3); got {value!r}.")
 
