@@ -3,7 +3,8 @@
 Every world and every task's start state is first built as a SQLite file (the cache, see worlds.py
 and episodes.py). The backend decides what an episode gets:
 
-- `sqlite` (the default): a copy of the start file.
+- `sqlite` (the default): a copy of the start file (a reflink where the filesystem shares blocks,
+  clone.py).
 - `postgresql://...`: the world is loaded once into a template database, a task's start state is a
   database created from it with the setup applied, and each episode is
   `CREATE DATABASE ... TEMPLATE <start>`, dropped with the episode (see postgres.py).
@@ -13,14 +14,15 @@ Graders read the start state from the SQLite start file on both backends: it hol
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy.engine import Engine
 
+from officegym.clone import clone_file
 from officegym.config import Settings
 from officegym.db import sqlite_engine
+from officegym.episode_registry import FileRegistry
 
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.graders.diff import Diff
@@ -53,6 +55,12 @@ class Backend(Protocol):
     def reopen(self, episode_id: str) -> EpisodeDatabase:
         """The database of an episode another process created."""
 
+    def discard(self, episode_id: str) -> None:
+        """Delete the database of an episode no process of this store has open."""
+
+    def registry(self):
+        """The episode registry that goes with this backend (episode_registry.py)."""
+
 
 class SqliteEpisode:
     """An episode database that is a SQLite file in the episodes folder."""
@@ -71,8 +79,13 @@ class SqliteEpisode:
     def drop(self) -> None:
         """Dispose the engine and remove the file and its companions."""
         self.engine.dispose()
-        for suffix in ("", "-journal", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        remove_sqlite(self.path)
+
+
+def remove_sqlite(path: Path) -> None:
+    """Remove a SQLite file and its companions (journal, write-ahead log)."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 class SqliteBackend:
@@ -86,12 +99,20 @@ class SqliteBackend:
     def create(self, world, inst, start_path: Path, episode_id: str) -> SqliteEpisode:
         """Copy the start file."""
         path = self.folder / f"{episode_id}.sqlite"
-        shutil.copyfile(start_path, path)
+        clone_file(start_path, path)
         return SqliteEpisode(path)
 
     def reopen(self, episode_id: str) -> SqliteEpisode:
         """The file of an existing episode."""
         return SqliteEpisode(self.folder / f"{episode_id}.sqlite")
+
+    def discard(self, episode_id: str) -> None:
+        """Remove an episode's file."""
+        remove_sqlite(self.folder / f"{episode_id}.sqlite")
+
+    def registry(self) -> FileRegistry:
+        """Records beside the episode files."""
+        return FileRegistry(self.folder)
 
     def close(self) -> None:
         """Nothing to release."""

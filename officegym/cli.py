@@ -39,6 +39,10 @@ def cmd_serve(args) -> int:
     from officegym.host_check import allowed_names
     from officegym.server import build_app
 
+    if args.episode_ttl < 0 or args.workers < 1:
+        print("officegym serve: --episode-ttl must be 0 (never) or more seconds, --workers at least 1",
+              file=sys.stderr)
+        return 2
     settings = load_settings(host=args.host, port=args.port, database_url=args.database_url)
     settings.allowed_hosts = [*settings.allowed_hosts, *args.allowed_host]
     try:
@@ -50,13 +54,10 @@ def cmd_serve(args) -> int:
     store = EpisodeStore(settings)
     _sweep(store)
     world = store.world(args.scale, args.seed, progress=_progress)
-    default = store.create(scale=args.scale, seed=args.seed, actor=args.actor)
-    default.keep_alive = True  # the link printed below stays valid however long it is idle
+    # The link printed below stays valid however long the default episode is idle.
+    default = store.create(scale=args.scale, seed=args.seed, actor=args.actor, keep_alive=True)
     shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
     base_url = args.public_url or os.environ.get("OFFICEGYM_PUBLIC_URL") or f"http://{shown_host}:{settings.port}"
-    if args.episode_ttl < 0:
-        print("officegym serve: --episode-ttl must be 0 (never) or more seconds", file=sys.stderr)
-        return 2
     app = build_app(store, settings, base_url, args.scale, args.seed, episode_ttl=args.episode_ttl)
     print(f"officegym: world {world.key} (content hash {world.content_hash[:12]})")
     print(f"  UI   (open in a browser): {base_url}/e/{default.id}/")
@@ -64,10 +65,32 @@ def cmd_serve(args) -> int:
     print(f"  control API: {base_url}/api/  (Authorization: Bearer {_admin_token_source(settings)})")
     sys.stdout.flush()
     try:
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+        if args.workers > 1:
+            _serve_workers(args, settings, store, base_url)
+        else:
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
     finally:
         store.close()  # delete the episodes still live: their files, or their PostgreSQL databases
     return 0
+
+
+def _serve_workers(args, settings, store, base_url: str) -> None:
+    """Serve with `args.workers` processes (uvicorn's supervisor restarts a worker that dies); each
+    opens the episodes of the shared registry. This process owns them and deletes them at the end."""
+    import json
+
+    import uvicorn
+
+    from officegym.server import WORKER_CONFIG
+
+    os.environ[WORKER_CONFIG] = json.dumps({
+        "settings": {"home": str(settings.home), "episodes_dir": str(settings.episodes_dir),
+                     "database_url": settings.database_url, "host": settings.host, "port": settings.port,
+                     "allowed_hosts": settings.allowed_hosts, "admin_token": settings.admin_token},
+        "owner": store.owner, "base_url": base_url, "scale": args.scale, "seed": args.seed,
+        "episode_ttl": args.episode_ttl})
+    uvicorn.run("officegym.server:worker_app", factory=True, workers=args.workers, host=settings.host,
+                port=settings.port, log_level="warning")
 
 
 def _admin_token_source(settings) -> str:
@@ -156,8 +179,8 @@ def cmd_build(args) -> int:
 
 
 def cmd_prune(args) -> int:
-    """Drop PostgreSQL databases left behind: episodes without a record in this machine's
-    episodes folder, half-built templates and, with --stale-worlds, worlds of older code."""
+    """Drop PostgreSQL databases left behind: episodes without a record in the episode registry,
+    half-built templates and, with --stale-worlds, worlds of older code."""
     from officegym.episodes import EpisodeStore
     from officegym.worlds import code_fingerprint
 
@@ -167,7 +190,7 @@ def cmd_prune(args) -> int:
         print("officegym prune: only PostgreSQL keeps databases; SQLite episodes are files in "
               f"{settings.episodes_dir}", file=sys.stderr)
         return 2
-    keep = {path.stem for path in settings.episodes_dir.glob("*.json")}
+    keep = {entry.id for entry in store.entries()}
     for name in store.backend.prune(keep, code_fingerprint() if args.stale_worlds else None):
         print(f"dropped {name}")
     return 0

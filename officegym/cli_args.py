@@ -34,6 +34,8 @@ def parser(commands: dict[str, Callable], description: str) -> argparse.Argument
                             "$OFFICEGYM_ALLOWED_HOSTS adds comma-separated names)")
     serve.add_argument("--episode-ttl", type=float, default=3600,
                        help="delete task episodes unused for this many seconds (default 3600; 0: never)")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="processes serving the episodes (default 1; up to one per core is useful)")
     serve.set_defaults(fn=commands["serve"])
 
     mcp = sub.add_parser("mcp", help=commands["mcp"].__doc__)

@@ -21,7 +21,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from officegym.config import Settings
-from officegym.episodes import Episode, EpisodeStore
+from officegym.episode_registry import Entry
+from officegym.episodes import EpisodeStore
 from officegym.errors import Invalid, OfficeError
 
 MAX_PAGE = 500
@@ -47,12 +48,12 @@ def _flag(request: Request, name: str) -> bool:
     return raw in ("true", "1")
 
 
-def episode_summary(episode: Episode) -> dict:
-    """What the listing says of one episode."""
-    return {"id": episode.id, "task_id": episode.task_id,
-            "instance": episode.task.instance if episode.task else None,
-            "created": _stamp(episode.created), "last_used": _stamp(episode.last_used),
-            "tools": len(episode.tools), "steps": len(episode.trajectory)}
+def episode_summary(store: EpisodeStore, entry: Entry) -> dict:
+    """What the listing says of one registered episode."""
+    task_id = entry.record.get("task_id")
+    return {"id": entry.id, "task_id": task_id, "instance": entry.record.get("instance") if task_id else None,
+            "created": _stamp(entry.created), "last_used": _stamp(entry.last_used),
+            "tools": len(entry.record.get("tools") or ()), "steps": store.registry.step_count(entry.id)}
 
 
 def control_routes(store: EpisodeStore, settings: Settings, host, base_url: str, scale: str, seed: int) -> list[Route]:
@@ -72,8 +73,8 @@ def control_routes(store: EpisodeStore, settings: Settings, host, base_url: str,
                 return JSONResponse({"error": error.message}, error.http_status)
         return endpoint
 
-    def delete(episode_id: str) -> None:
-        store.delete(episode_id)
+    async def delete(episode_id: str) -> None:
+        await anyio.to_thread.run_sync(store.delete, episode_id)
         host.forget(episode_id)
 
     async def create_episode(request: Request):
@@ -87,40 +88,44 @@ def control_routes(store: EpisodeStore, settings: Settings, host, base_url: str,
         if isinstance(instance, bool) or not isinstance(instance, int) or instance < 0:
             return JSONResponse({"error": "instance must be a whole number >= 0"}, 400)
         tools = body.get("tools", "task")
-        episode = await anyio.to_thread.run_sync(lambda: store.create(body["task"], instance, scale, seed,
-                                                                      tools=tools))
-        with episode.session() as session:
-            actor = episode.actor(session)
-            who = {"id": actor.id, "name": actor.name, "handle": actor.handle, "title": actor.title}
+
+        def create():
+            made = store.create(body["task"], instance, scale, seed, tools=tools)
+            with made.session() as session:
+                actor = made.actor(session)
+                return made, {"id": actor.id, "name": actor.name, "handle": actor.handle, "title": actor.title}
+
+        episode, who = await anyio.to_thread.run_sync(create)
         return JSONResponse({"id": episode.id, "ui_url": f"{base_url}/e/{episode.id}/",
                              "mcp_url": f"{base_url}/e/{episode.id}/mcp", "instruction": episode.instruction,
                              "actor": who, "task_id": episode.task_id, "tools": list(episode.tools)}, 201)
 
     async def list_episodes(request: Request):
         offset, limit = _whole(request, "offset", 0, 0, 10**9), _whole(request, "limit", 100, 1, MAX_PAGE)
-        live = sorted(store.live(), key=lambda e: (e.created, e.id))
+        live = await anyio.to_thread.run_sync(store.entries)
         page = live[offset:offset + limit]
-        return JSONResponse({"items": [episode_summary(e) for e in page], "total": len(live), "offset": offset,
+        items = await anyio.to_thread.run_sync(lambda: [episode_summary(store, e) for e in page])
+        return JSONResponse({"items": items, "total": len(live), "offset": offset,
                              "next_offset": offset + limit if offset + limit < len(live) else None})
 
     async def grade_episode(request: Request):
         episode_id = request.path_params["episode_id"]
         then_delete = _flag(request, "delete")
-        episode = store.get(episode_id)
+        episode = await anyio.to_thread.run_sync(store.get, episode_id)
         if not episode.is_task:
             return JSONResponse({"error": "the free episode has no task to grade"}, 400)
         result = (await anyio.to_thread.run_sync(episode.grade)).to_dict()
         if then_delete:
-            delete(episode_id)
+            await delete(episode_id)
             result["deleted"] = episode_id
         return JSONResponse(result)
 
     async def trajectory(request: Request):
-        steps = store.get(request.path_params["episode_id"]).trajectory.steps()
+        steps = await anyio.to_thread.run_sync(lambda: store.get(request.path_params["episode_id"]).trajectory.steps())
         return Response("".join(json.dumps(step) + "\n" for step in steps), media_type="application/x-ndjson")
 
     async def delete_episode(request: Request):
-        delete(request.path_params["episode_id"])
+        await delete(request.path_params["episode_id"])
         return JSONResponse({"deleted": request.path_params["episode_id"]})
 
     async def list_tasks(request: Request):

@@ -1,151 +1,48 @@
 """Episodes: isolated copies of a world plus a task's setup, each with its own database.
 
-Reset = copy a cached start state (world + the task instance's setup, built once): a SQLite file
-copied to a new file, or on PostgreSQL `CREATE DATABASE ... TEMPLATE` (see backends.py).
-Episode ids are unguessable tokens and are never reused, even after deletion.
+Reset = copy a cached start state (world + the task instance's setup, built once, starts.py): a
+SQLite file copied to a new file, or on PostgreSQL `CREATE DATABASE ... TEMPLATE` (backends.py).
+Every episode is recorded in the backend's episode registry (episode_registry.py), so any process
+reading that registry serves, grades and deletes it. Episode ids are unguessable tokens and are
+never reused, even after deletion.
 """
 
 from __future__ import annotations
 
-import fcntl
-import functools
-import hashlib
-import inspect
-import json
-import re
 import secrets
-import shutil
-import sys
 import threading
-import time
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym import change_log, colleagues
 from officegym.apps.org.models import Person
-from officegym.backends import EpisodeDatabase, backend_for
+from officegym.backends import backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
+from officegym.episode import EPISODE_ID, Episode
+from officegym.episode_registry import Entry, now
 from officegym.errors import Invalid, NotFound
 from officegym.leftovers import this_process
-from officegym.trajectory import Trajectory
+from officegym.starts import start_file
 from officegym.worlds import World, ensure_world
 
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.tasks.base import TaskInstance
 
 
-AGENT_SURFACES = ("ui", "mcp")
-EPISODE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-
-
-class Episode:
-    """One live episode: its database, its actor and, for task episodes, the task instance."""
-
-    def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start_path: Path,
-                 task: "TaskInstance | None", actor_id: int, tools: tuple[str, ...] = ()):
-        self.id = episode_id
-        self.tools = tools  # the MCP tools it serves (mcp_wrappers.toolsets)
-        self.trajectory = Trajectory()
-        self.created = self.last_used = time.time()  # for the store's listing and idle expiry only
-        self.keep_alive = False  # never expires (the served default episode)
-        self.world = world
-        self.database = database
-        self.start_path = start_path
-        self.task = task
-        self.actor_id = actor_id
-        self.engine = database.engine
-        self._factory = make_sessionmaker(self.engine)
-        self._mcp_server = None
-
-    @property
-    def is_task(self) -> bool:
-        """Task episodes fix the actor; the free episode lets a person pick whom to act as."""
-        return self.task is not None
-
-    @property
-    def instruction(self) -> str:
-        """What the agent is asked to do ('' for the free episode)."""
-        return self.task.instruction if self.task else ""
-
-    @property
-    def task_id(self) -> str | None:
-        """The task's id, or None for the free episode."""
-        return self.task.task_id if self.task else None
-
-    @contextmanager
-    def session(self, surface: str = "api") -> Iterator[Session]:
-        """A transaction on this episode's database (commit on success, rollback on error). On the
-        agent's surfaces (ui, mcp) colleagues answer the messages that reach them."""
-        with transaction(self._factory, surface) as session:
-            if surface in AGENT_SURFACES:
-                colleagues.enable(session)
-            yield session
-
-    def actor(self, session: Session, actor_id: int | None = None) -> Person:
-        """The acting person, loaded in `session`."""
-        person = session.get(Person, actor_id or self.actor_id)
-        if person is None:
-            raise NotFound(f"No person {actor_id or self.actor_id} in this episode.")
-        return person
-
-    def mcp_server(self):
-        """This episode's MCP server (built on first use; cheap, the tool catalogue is shared)."""
-        if self._mcp_server is None:
-            from officegym.mcp_wrappers.server import build_server
-
-            self._mcp_server = build_server(self)
-        return self._mcp_server
-
-    @property
-    def path(self) -> Path | None:
-        """The episode's SQLite file (None on PostgreSQL)."""
-        return getattr(self.database, "path", None)
-
-    def diff(self):
-        """What the episode changed since its start state, table by table."""
-        return self.database.diff(self.start_path)
-
-    def grade(self):
-        """Score the episode's current state against its task."""
-        from officegym.graders.scoring import grade_episode
-
-        return grade_episode(self)
-
-    def close(self, meta_path: Path) -> None:
-        """Release and delete the database and its record."""
-        meta_path.unlink(missing_ok=True)
-        self.database.drop()
-
-
-@functools.lru_cache(maxsize=None)
-def _source_digest(module_name: str) -> str:
-    """A digest of a loaded module's source (read once per process)."""
-    module = sys.modules.get(module_name)
-    return hashlib.sha256(inspect.getsource(module).encode()).hexdigest() if module else ""
-
-
-def setup_fingerprint(inst: "TaskInstance") -> str:
-    """A short digest of what a task's setup writes: the instance drawn and the source of the task
-    modules (the setup's own and the helpers it calls), so that a start file built by older task
-    code is never reused."""
-    drawn = repr((inst.actor_id, inst.instruction, sorted(inst.params.items(), key=lambda kv: kv[0])))
-    modules = sorted({inst.setup.__module__} | {m for m in sys.modules if m.startswith("officegym.tasks.")})
-    return hashlib.sha256((drawn + "".join(_source_digest(m) for m in modules)).encode()).hexdigest()[:12]
-
-
 class EpisodeStore:
-    """Creates, finds and deletes episodes; one per process is enough."""
+    """Creates, finds and deletes episodes; one per process is enough. `owner` names the server the
+    store's episodes belong to (default: this process); a server's workers share their server's."""
 
-    def __init__(self, settings: Settings | None = None):
+    def __init__(self, settings: Settings | None = None, owner: dict | None = None):
         self.settings = settings or load_settings()
         self.settings.episodes_dir.mkdir(parents=True, exist_ok=True)
         self.backend = backend_for(self.settings)
-        self._episodes: dict[str, Episode] = {}
+        self.registry = self.backend.registry()
+        self.owner = owner or {**this_process(), "store": secrets.token_hex(6)}
+        self._episodes: dict[str, Episode] = {}  # the episodes this process has open
         self._retired: set[str] = set()
         self._worlds: dict[tuple[str, int], World] = {}
         self._instances: dict[tuple[str, str, int], "TaskInstance"] = {}
@@ -173,26 +70,6 @@ class EpisodeStore:
                 engine.dispose()
         return self._instances[key]
 
-    def _start_file(self, world: World, inst: "TaskInstance | None") -> Path:
-        if inst is None or inst.setup is None:
-            return world.path
-        folder = self.settings.home / "starts" / world.key
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{inst.task_id}-{inst.instance}-{setup_fingerprint(inst)}.sqlite"
-        with open(folder / f"{path.stem}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not path.exists():
-                partial = path.with_suffix(".building")
-                shutil.copyfile(world.path, partial)
-                engine = sqlite_engine(str(partial))
-                with transaction(make_sessionmaker(engine), "setup") as session:
-                    inst.apply_setup(session)
-                with engine.begin() as conn:
-                    change_log.clear(conn)  # the setup is the start, not a change
-                engine.dispose()
-                partial.replace(path)
-        return path
-
     def _new_id(self) -> str:
         while True:
             candidate = secrets.token_urlsafe(16)
@@ -200,97 +77,143 @@ class EpisodeStore:
                 return candidate
 
     def create(self, task_id: str | None = None, instance: int = 0, scale: str = "small", seed: int = 0,
-               actor: str | None = None, tools: str | list[str] | None = None) -> Episode:
+               actor: str | None = None, tools: str | list[str] | None = None, keep_alive: bool = False) -> Episode:
         """A new episode: the free world (acting as `actor`, default the owner) or a task instance.
         `tools` picks the MCP tools it serves: "task" (a task episode's default), "all" (the free
-        episode's) or a list of apps, areas and tool names (see mcp_wrappers.toolsets)."""
+        episode's) or a list of apps, areas and tool names (see mcp_wrappers.toolsets). A kept-alive
+        episode never expires."""
         served = tool_set(tools, task_id)
         world = self.world(scale, seed)
         inst = self.task_instance(world, task_id, instance) if task_id else None
-        start = self._start_file(world, inst)
+        start = start_file(self.settings, world, inst)
         with self._lock:
             episode_id = self._new_id()
-            self._episodes[episode_id] = None  # type: ignore[assignment]  # reserve the id
+            self._retired.add(episode_id)  # reserved: never handed out again, whatever happens next
+        database = self.backend.create(world, inst, start, episode_id)
+        episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0, served,
+                          self.registry)
+        episode.keep_alive = keep_alive
         try:
-            database = self.backend.create(world, inst, start, episode_id)
+            if inst is None:
+                with episode.session("setup") as session:
+                    episode.actor_id = _default_actor(session, actor)
+            self.registry.add(episode_id, {
+                "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id,
+                "backend": self.backend.name, "tools": list(served), "owner": self.owner,
+                "created": episode.created, "keep_alive": keep_alive})
         except BaseException:
-            with self._lock:
-                self._episodes.pop(episode_id, None)
-                self._retired.add(episode_id)
+            database.drop()
             raise
-        episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0, served)
-        if inst is None:
-            with episode.session("setup") as session:
-                episode.actor_id = _default_actor(session, actor)
-        # Recorded in the episodes folder so that another process (`officegym mcp --episode`) can open it.
-        self._meta_path(episode_id).write_text(json.dumps({
-            "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id,
-            "backend": self.backend.name, "tools": list(served), "owner": this_process()}))
         with self._lock:
             self._episodes[episode_id] = episode
         return episode
 
     def get(self, episode_id: str) -> Episode:
-        """A live episode by id; the lookup counts as a use (it keeps the episode from expiring)."""
+        """A live episode by id, opened from the registry when another process created it; the
+        lookup counts as a use (it keeps the episode from expiring)."""
         episode = self._episodes.get(episode_id)
         if episode is None:
+            return self._open(episode_id)
+        if not self.registry.touch(episode_id):  # deleted by another process
+            self._forget(episode_id)
             raise NotFound("No such episode (it may have been deleted).")
-        episode.last_used = time.time()
+        episode.last_used = now()
         return episode
 
     def open(self, episode_id: str) -> Episode:
-        """A live episode of this process, or one another process created in the same episodes folder."""
-        if episode_id in self._episodes and self._episodes[episode_id] is not None:
-            return self._episodes[episode_id]
+        """A live episode of any process sharing this store's registry (as `get`), for a command
+        given an id: a refusal says where the episode was looked for."""
+        try:
+            return self.get(episode_id)
+        except NotFound:
+            raise NotFound(f"No episode {episode_id} in {self.registry.where}.") from None
+
+    def _open(self, episode_id: str) -> Episode:
         if not EPISODE_ID.match(episode_id or ""):
             raise Invalid("An episode id is 8-64 letters, digits, '-' or '_'.")
-        meta_path = self._meta_path(episode_id)
-        if not meta_path.exists():
-            raise NotFound(f"No episode {episode_id} in {self.settings.episodes_dir}.")
-        meta = json.loads(meta_path.read_text())
+        entry = self.registry.get(episode_id)
+        if entry is None:
+            raise NotFound("No such episode (it may have been deleted).")
+        meta = entry.record
         if meta.get("backend", "sqlite") != self.backend.name:
             raise Invalid(f"Episode {episode_id} lives on {meta.get('backend', 'sqlite')}, not {self.backend.name}: "
                           "set OFFICEGYM_DATABASE_URL as the process that created it did.")
         world = self.world(meta["scale"], meta["seed"])
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
-        episode = Episode(episode_id, world, self.backend.reopen(episode_id), self._start_file(world, inst), inst,
-                          meta["actor_id"], tuple(meta.get("tools") or tool_set("all", None)))
+        episode = Episode(episode_id, world, self.backend.reopen(episode_id), start_file(self.settings, world, inst),
+                          inst, meta["actor_id"], tuple(meta.get("tools") or tool_set("all", None)), self.registry)
+        episode.created, episode.last_used = entry.created, entry.last_used
+        episode.keep_alive = bool(meta.get("keep_alive"))
         with self._lock:
-            self._episodes[episode_id] = episode
-        return episode
+            opened = self._episodes.setdefault(episode_id, episode)
+        if opened is not episode:  # another thread opened it meanwhile
+            episode.release()
+        return opened
 
-    def delete(self, episode_id: str) -> None:
-        """Delete an episode and its database; its id is never handed out again."""
+    def _forget(self, episode_id: str) -> None:
+        """Release this process's hold on an episode another process deleted."""
         with self._lock:
             episode = self._episodes.pop(episode_id, None)
-            if episode is None:
-                raise NotFound("No such episode (it may have been deleted).")
             self._retired.add(episode_id)
-        episode.close(self._meta_path(episode_id))
+        if episode is not None:
+            episode.release()
 
-    def _meta_path(self, episode_id: str) -> Path:
-        return self.settings.episodes_dir / f"{episode_id}.json"
+    def delete(self, episode_id: str) -> None:
+        """Delete an episode and its database, whichever process created it; its id is never
+        handed out again."""
+        with self._lock:
+            episode = self._episodes.pop(episode_id, None)
+            self._retired.add(episode_id)
+        removed = EPISODE_ID.match(episode_id or "") is not None and self.registry.remove(episode_id)
+        if episode is not None:
+            episode.database.drop()
+        elif removed:
+            self.backend.discard(episode_id)
+        if not removed:
+            raise NotFound("No such episode (it may have been deleted).")
 
     def live(self) -> list[Episode]:
-        """Every live episode."""
-        return [e for e in list(self._episodes.values()) if e is not None]
+        """The live episodes this process has open."""
+        return list(self._episodes.values())
+
+    def entries(self) -> list[Entry]:
+        """Every registered episode, whichever process serves it, oldest first."""
+        return self.registry.entries()
 
     def expire(self, idle_seconds: float) -> list[str]:
-        """Delete the episodes unused for longer than `idle_seconds` (not those kept alive); their ids."""
-        cutoff = time.time() - idle_seconds
-        expired = [e.id for e in self.live() if e.last_used < cutoff and not e.keep_alive]
+        """Delete the episodes unused for longer than `idle_seconds` (not those kept alive), and
+        release those another process deleted; the ids deleted."""
+        cutoff = now() - idle_seconds
+        entries = self.entries()
+        expired = [e.id for e in entries if e.last_used < cutoff and not e.record.get("keep_alive")]
         for episode_id in expired:
             try:
                 self.delete(episode_id)
             except NotFound:  # deleted meanwhile
                 pass
+        registered = {e.id for e in entries}
+        for episode in self.live():
+            if episode.id not in registered:
+                self._forget(episode.id)
         return expired
 
     def close(self) -> None:
-        """Delete every live episode."""
+        """Delete every episode this store's server owns, and release the others."""
+        for entry in self.entries():
+            if entry.record.get("owner") == self.owner:
+                try:
+                    self.delete(entry.id)
+                except NotFound:
+                    pass
+        self.release()
+
+    def release(self) -> None:
+        """Let go of every episode this process has open (they stay for the other processes),
+        finish the deletions under way and close the connections."""
         for episode in self.live():
-            self.delete(episode.id)
+            self._forget(episode.id)
         self.backend.close()
+        self.registry.close()
 
 
 def tool_set(spec, task_id: str | None) -> tuple[str, ...]:

@@ -1,5 +1,5 @@
 """What a crashed or killed process left behind: episodes whose record names a process of this
-machine that no longer runs. Every episode's record (`<id>.json` in the episodes folder) names the
+machine that no longer runs. Every episode's record in the episode registry names the server
 process that made it: host, pid and, where /proc tells it, the process's start time, so that a
 pid the system has since given to another process does not count as alive.
 
@@ -8,7 +8,6 @@ files no record names. Records of other machines and of live processes are never
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import time
@@ -51,24 +50,24 @@ def alive(owner: dict | None) -> bool:
 def sweep(store) -> list[str]:
     """Delete the episodes of processes that no longer run, and episode files no record names;
     the ids removed."""
-    folder = store.settings.episodes_dir
     removed = []
-    for record in sorted(folder.glob("*.json")):
-        try:
-            meta = json.loads(record.read_text())
-        except (OSError, ValueError):
-            continue
-        if alive(meta.get("owner")) or meta.get("backend", "sqlite") != store.backend.name:
+    for entry in store.entries():
+        if alive(entry.record.get("owner")):
             continue
         try:
-            store.backend.reopen(record.stem).drop()
-        except NotFound:  # the database is gone already: only the record is left
-            pass
-        record.unlink(missing_ok=True)
-        removed.append(record.stem)
-    if store.backend.name == "sqlite":
-        for path in sorted(folder.glob("*.sqlite")):
-            if not path.with_suffix(".json").exists() and time.time() - path.stat().st_mtime > ORPHAN_AGE:
-                store.backend.reopen(path.stem).drop()
-                removed.append(path.stem)
+            store.delete(entry.id)
+        except NotFound:  # deleted meanwhile by another process
+            continue
+        removed.append(entry.id)
+    if store.backend.name != "sqlite":
+        return removed
+    folder = store.settings.episodes_dir
+    for path in sorted([*folder.glob("*.sqlite"), *folder.glob("*.steps"), *folder.glob("*.json.partial")]):
+        stem = path.name.split(".")[0]
+        if (folder / f"{stem}.json").exists() or time.time() - path.stat().st_mtime <= ORPHAN_AGE:
+            continue
+        path.unlink(missing_ok=True)
+        if path.suffix == ".sqlite":
+            store.backend.discard(stem)  # its journal and write-ahead log too
+            removed.append(stem)
     return removed

@@ -153,6 +153,18 @@ class PostgresBackend:
                 raise NotFound(f"No episode database {name}.")
         return PostgresEpisode(self, name)
 
+    def discard(self, episode_id: str) -> None:
+        """Drop an episode's database (in the background) that no engine of this process holds."""
+        name = f"og_e_{episode_id}"
+        self._q(name)
+        self.drop_episode(name, None)
+
+    def registry(self):
+        """The episode registry in the URL's database (postgres_registry.py)."""
+        from officegym.postgres_registry import PostgresRegistry
+
+        return PostgresRegistry(self.url)
+
     def engine(self, name: str, pooled: bool = True) -> Engine:
         """An engine on database `name`; pooled engines count against OPEN_POOLS."""
         self._q(name)
@@ -170,7 +182,7 @@ class PostgresBackend:
                 _, idle = self._pools.popitem(last=False)
                 idle.pool.dispose()  # closes idle connections; the engine reconnects when used again
 
-    def drop_episode(self, name: str, engine: Engine) -> None:
+    def drop_episode(self, name: str, engine: Engine | None) -> None:
         """Close the episode's connections and drop its database in the background: PostgreSQL
         waits for the closed sessions to end, which would hold up the caller for up to a second."""
         with self._lock:
@@ -179,7 +191,8 @@ class PostgresBackend:
                 self._dropper = threading.Thread(target=self._drop_pending, name="officegym-drops", daemon=True)
                 self._dropper.start()
                 atexit.register(self.settle)  # a process that exits still drops what it deleted
-        engine.dispose()
+        if engine is not None:
+            engine.dispose()
         self._drops.put(name)
 
     def _drop_pending(self) -> None:

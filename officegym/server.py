@@ -62,10 +62,11 @@ class McpHost:
         # Host and Origin are checked in front of every surface, this one included (host_check.py).
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
-    async def _manager(self, episode_id: str):
+    async def _manager(self, episode):
+        episode_id = episode.id
         async with self._lock:
             if episode_id not in self._running:
-                server = self.store.get(episode_id).mcp_server()
+                server = episode.mcp_server()
                 server.streamable_http_app(stateless_http=True, json_response=True,
                                            transport_security=self._security(), host=self.host,
                                            max_request_body_size=MCP_BODY_LIMIT)
@@ -81,16 +82,17 @@ class McpHost:
         return self._running[episode_id][0]
 
     async def __call__(self, scope, receive, send, episode_id: str) -> None:
-        try:
-            self.store.get(episode_id)
+        try:  # in a thread: the registry is read, and an episode of another process is opened
+            episode = await anyio.to_thread.run_sync(self.store.get, episode_id)
         except OfficeError:
+            self.forget(episode_id)
             await PlainTextResponse("No such episode.", status_code=404)(scope, receive, send)
             return
         refused = too_large(scope)
         if refused is not None:
             await refused(scope, receive, send)
             return
-        manager = await self._manager(episode_id)
+        manager = await self._manager(episode)
         await manager.handle_request(scope, receive, send)
 
     def forget(self, episode_id: str) -> None:
@@ -98,6 +100,11 @@ class McpHost:
         entry = self._running.pop(episode_id, None)
         if entry:
             entry[1].set()
+
+    def keep_only(self, live: set[str]) -> None:
+        """Stop serving the episodes not in `live` (deleted through another process)."""
+        for episode_id in [e for e in self._running if e not in live]:
+            self.forget(episode_id)
 
     @contextlib.asynccontextmanager
     async def running(self):
@@ -117,16 +124,18 @@ def health_route(store: EpisodeStore) -> Route:
     serves and how many episodes are live."""
 
     async def health(request: Request):
-        return JSONResponse({"status": "ok", "episodes": len(store.live())})
+        return JSONResponse({"status": "ok", "episodes": len(await anyio.to_thread.run_sync(store.entries))})
 
     return Route("/healthz", health, methods=["GET"])
 
 
 def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str = "small", seed: int = 0,
-              episode_ttl: float = 0):
+              episode_ttl: float = 0, worker: bool = False):
     """The whole server as one ASGI app, answering to the loopback names, `base_url`'s host and
     `settings.allowed_hosts`. With `episode_ttl` > 0, episodes unused for that many seconds are
-    deleted (a crashed rollout's episode does not stay forever)."""
+    deleted (a crashed rollout's episode does not stay forever). A `worker` (one of several
+    processes of one server) releases its hold on the episodes when it stops; the server that
+    started it deletes them."""
     from officegym.control_api import control_routes
     from officegym.web import create_app
 
@@ -137,7 +146,7 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
 
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":
-            await _lifespan(scope, receive, send, host, store, episode_ttl)
+            await _lifespan(scope, receive, send, host, store, episode_ttl, worker)
             return
         path = scope.get("path", "")
         match = MCP_PATH.match(path)
@@ -159,9 +168,11 @@ async def _expire_idle(store: EpisodeStore, host: McpHost, ttl: float) -> None:
         await anyio.sleep(min(60.0, max(ttl / 4, 0.05)))
         for episode_id in await anyio.to_thread.run_sync(lambda: store.expire(ttl)):
             host.forget(episode_id)
+        host.keep_only({episode.id for episode in store.live()})
 
 
-async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, episode_ttl: float) -> None:
+async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, episode_ttl: float,
+                    worker: bool) -> None:
     message = await receive()
     assert message["type"] == "lifespan.startup"
     async with host.running(), anyio.create_task_group() as chores:
@@ -170,4 +181,26 @@ async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, ep
         await send({"type": "lifespan.startup.complete"})
         message = await receive()
         chores.cancel_scope.cancel()
-        await send({"type": "lifespan.shutdown.complete"})
+    if worker:
+        await anyio.to_thread.run_sync(store.release)
+    await send({"type": "lifespan.shutdown.complete"})
+
+
+# The configuration a `serve --workers N` server hands its workers (JSON, in their environment).
+WORKER_CONFIG = "OFFICEGYM_WORKER_CONFIG"
+
+
+def worker_app():
+    """The app of one worker process of `officegym serve --workers N` (uvicorn's factory): the
+    server's settings, world and owner come from the configuration its supervisor set."""
+    import json
+    import os
+
+    from officegym.config import load_settings
+
+    config = json.loads(os.environ[WORKER_CONFIG])
+    settings = load_settings(**config["settings"])
+    store = EpisodeStore(settings, owner=config["owner"])
+    store.world(config["scale"], config["seed"])
+    return build_app(store, settings, config["base_url"], config["scale"], config["seed"],
+                     episode_ttl=config["episode_ttl"], worker=True)

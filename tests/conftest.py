@@ -199,3 +199,21 @@ def chromium():
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+# Tests that create, count or prune PostgreSQL databases run on one xdist worker: a prune in one
+# worker would otherwise drop another worker's episode databases.
+POSTGRES_GROUP = "postgresql"
+
+
+def _uses_postgres(item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return ("postgres" in Path(str(item.path)).parts or params.get("backend") == "postgresql"
+            or bool({"pg_store", "postgres_url"} & set(getattr(item, "fixturenames", ()))))
+
+
+def pytest_itemcollected(item):
+    """Put every PostgreSQL test in one xdist group (a no-op without xdist), as it is collected:
+    before xdist reads the groups."""
+    if _uses_postgres(item):
+        item.add_marker(pytest.mark.xdist_group(POSTGRES_GROUP))

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import stat
 import subprocess
 import sys
-import time
 
 import httpx
+from serving import Serving
 
 
 def officegym(*args: str, env_home: str | None = None) -> subprocess.CompletedProcess:
@@ -81,55 +80,6 @@ def test_tasks_export_writes_the_catalogue_as_json_lines():
     left_out = partial.stderr.count("left out crm.")
     assert partial.returncode == 1 and 0 < left_out and len(partial.stdout.splitlines()) + left_out == len(
         [line for line in officegym("tasks", "--tasks", "crm.*").stdout.splitlines() if line.strip()])
-
-
-class Serving:
-    """`officegym serve --scale tiny` in a process of its own, on a free port, with its own home and
-    episodes folder (the tests' world cache linked in: nothing to build)."""
-
-    def __init__(self, tmp_path, settings):
-        self.home, self.episodes = tmp_path / "home", tmp_path / "episodes"
-        if not self.home.exists():  # a second server of a test shares the first one's folders
-            self.home.mkdir()
-            (self.home / "worlds").symlink_to(settings.worlds_dir)
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        env = {k: v for k, v in os.environ.items() if k != "OFFICEGYM_ADMIN_TOKEN"}
-        env.update(OFFICEGYM_HOME=str(self.home), OFFICEGYM_EPISODES_DIR=str(self.episodes))
-        self.process = subprocess.Popen([sys.executable, "-m", "officegym.cli", "serve", "--scale", "tiny", "--port",
-                                         str(self.port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                        env=env)
-        self.printed: list[str] = []
-        while not self.printed or "control API" not in self.printed[-1]:
-            line = self.process.stdout.readline()
-            assert line, "".join(self.printed)
-            self.printed.append(line)
-        self.api = f"http://127.0.0.1:{self.port}/api"
-
-    def token(self) -> str:
-        """The admin token from the file `serve` wrote."""
-        return (self.home / "admin-token").read_text().strip()
-
-    def answering(self) -> None:
-        """Wait until the server answers (it prints its links just before it binds)."""
-        for _ in range(100):
-            try:
-                assert httpx.get(f"{self.api}/episodes", headers=self.headers()).status_code == 200
-                return
-            except httpx.ConnectError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not answer")
-
-    def headers(self) -> dict:
-        """The control API's authorization."""
-        return {"Authorization": f"Bearer {self.token()}"}
-
-    def stop(self, how=signal.SIGINT) -> int:
-        """Stop the server with a signal; its exit code."""
-        if self.process.poll() is None:
-            self.process.send_signal(how)
-        return self.process.wait(30)
 
 
 def test_serve_never_prints_the_admin_token_and_says_which_file_holds_it(tmp_path, settings):

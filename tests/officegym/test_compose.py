@@ -253,7 +253,7 @@ def test_healthz_is_open_and_says_only_status_and_live_episodes(live_server):
     response = httpx.get(url)
     assert response.status_code == 200 and response.headers["content-type"] == "application/json"
     body = response.json()
-    assert body == {"status": "ok", "episodes": len(live_server.store.live())}
+    assert body == {"status": "ok", "episodes": len(live_server.store.entries())}
     assert live_server.settings.admin_token not in response.text
     created = httpx.post(f"{live_server.base_url}/api/episodes", json={"task": "chat.set_topic"},
                          headers=live_server.admin)

@@ -90,7 +90,7 @@ def test_episode_ids_cannot_be_guessed_or_reused(store):
 
 def test_server_holds_a_hundred_live_episodes(live_server):
     base, admin = live_server.base_url, live_server.admin
-    before = len(live_server.store.live())
+    before = len(live_server.store.entries())
 
     def create(k):
         response = httpx.post(f"{base}/api/episodes", json={"task": "chat.set_topic", "instance": k % 20},
@@ -101,7 +101,7 @@ def test_server_holds_a_hundred_live_episodes(live_server):
     with ThreadPoolExecutor(8) as pool:
         episodes = list(pool.map(create, range(100)))
     assert len({e["id"] for e in episodes}) == 100
-    assert len(live_server.store.live()) == before + 100
+    assert len(live_server.store.entries()) == before + 100
     health = httpx.get(f"{base}/healthz").json()
     assert health["episodes"] == before + 100
 
@@ -123,7 +123,7 @@ def test_server_holds_a_hundred_live_episodes(live_server):
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(grade_and_delete, episodes))
-    assert len(live_server.store.live()) == before
+    assert len(live_server.store.entries()) == before
 
 
 def test_runner_in_parallel_gives_the_same_grades_as_one_at_a_time(store):

@@ -11,7 +11,7 @@ from officegym.apps.chat import services as chat
 from officegym.apps.crm import services as crm
 from officegym.apps.crm.models import Account
 from officegym.episodes import EpisodeStore
-from officegym.errors import Invalid
+from officegym.errors import NotFound
 from officegym.postgres import OPEN_POOLS
 from officegym.worlds import content_hash
 
@@ -96,7 +96,7 @@ def test_the_change_log_sees_writes_that_bypass_the_services(pg):
         pg.delete(episode.id)
 
 
-def test_another_process_reopens_an_episode_and_a_sqlite_store_refuses_it(pg, settings):
+def test_another_process_reopens_an_episode_and_a_sqlite_store_does_not_find_it(pg, settings):
     episode = pg.create(scale="tiny")
     try:
         with episode.session() as s:
@@ -105,7 +105,7 @@ def test_another_process_reopens_an_episode_and_a_sqlite_store_refuses_it(pg, se
         reopened = other.open(episode.id)
         assert [r["text"] for r in reopened.diff().table("chat_message").added] == ["seen from elsewhere"]
         reopened.engine.dispose()
-        with pytest.raises(Invalid, match="postgresql"):
+        with pytest.raises(NotFound, match="SQLite episodes"):  # a SQLite store looks in its own registry
             EpisodeStore(settings).open(episode.id)
     finally:
         pg.delete(episode.id)

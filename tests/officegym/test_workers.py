@@ -1,0 +1,119 @@
+"""Several processes serve one set of episodes: two servers on one registry (files, or PostgreSQL
+tables), as replicas behind a load balancer are, and `serve --workers 2`, whose worker can die
+mid-run while its episodes carry on in the other."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from mcp.client import Client
+from serving import Serving
+
+
+def solve(mcp_url: str, calls) -> None:
+    """Make a task's reference calls through the official MCP client."""
+
+    async def run():
+        async with Client(mcp_url) as client:
+            for call in calls:
+                assert not (await client.call_tool(call.tool, call.args)).is_error
+
+    anyio.run(run)
+
+
+def create(server: Serving, instance: int) -> dict:
+    made = httpx.post(f"{server.api}/episodes", json={"task": "chat.set_topic", "instance": instance},
+                      headers=server.headers(), timeout=60)
+    assert made.status_code == 201, made.text
+    return made.json()
+
+
+def other_url(episode: dict, server: Serving) -> str:
+    """The episode's MCP address on another server."""
+    return f"http://127.0.0.1:{server.port}/e/{episode['id']}/mcp"
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_an_episode_made_on_one_server_is_served_graded_and_deleted_on_another(database, tmp_path, settings, store,
+                                                                             postgres_url):
+    url = postgres_url if database == "postgresql" else "sqlite"
+    first = Serving(tmp_path, settings, database_url=url, admin_token="fleet-admin-token-0123456789")
+    second = Serving(tmp_path, settings, database_url=url, admin_token="fleet-admin-token-0123456789")
+    try:
+        first.answering()
+        second.answering()
+        headers, second_headers = first.headers(), second.headers()
+        episode = create(first, 3)
+        solution = store.task_instance(store.world("tiny"), "chat.set_topic", 3).solution
+        solve(other_url(episode, second), solution)
+        graded = httpx.post(f"{second.api}/episodes/{episode['id']}/grade", headers=second_headers, timeout=60)
+        assert graded.status_code == 200 and graded.json()["success"] is True, graded.text
+        steps = httpx.get(f"{first.api}/episodes/{episode['id']}/trajectory", headers=headers).text.splitlines()
+        assert len(steps) == len(solution)
+        listed = httpx.get(f"{second.api}/episodes", headers=second_headers).json()
+        assert episode["id"] in {e["id"] for e in listed["items"]}
+        assert httpx.delete(f"{first.api}/episodes/{episode['id']}", headers=headers).status_code == 200
+        assert httpx.post(f"{second.api}/episodes/{episode['id']}/grade", headers=second_headers).status_code == 404
+        assert httpx.post(other_url(episode, second), json={}).status_code == 404
+    finally:
+        assert second.stop(signal.SIGTERM) == 128 + signal.SIGTERM
+        assert first.stop(signal.SIGTERM) == 128 + signal.SIGTERM
+    assert list(first.episodes.glob("*.sqlite")) == [] and list(first.episodes.glob("*.json")) == []
+
+
+def workers_of(server: Serving) -> list[int]:
+    """The pids of a `serve --workers N` server's worker processes."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == server.process.pid and b"spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def opened_episodes(pid: int, folder: Path) -> set[str]:
+    """The episodes whose SQLite file a process has open."""
+    names = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = Path(os.readlink(fd))
+        except OSError:
+            continue
+        if target.parent == folder and target.suffix == ".sqlite":
+            names.add(target.stem)
+    return names
+
+
+def test_a_killed_workers_episodes_carry_on_in_another_and_sigterm_leaves_nothing(tmp_path, settings, store):
+    server = Serving(tmp_path, settings, "--workers", "2")
+    try:
+        server.answering()
+        episodes = [create(server, k) for k in range(8)]
+        workers = workers_of(server)
+        assert len(workers) == 2
+        made_in = {pid: opened_episodes(pid, server.episodes.resolve()) for pid in workers}
+        victim = max(workers, key=lambda pid: len(made_in[pid]))
+        orphaned = [e for e in episodes if e["id"] in made_in[victim]]
+        assert orphaned, made_in  # the busier worker created some of them
+        os.kill(victim, signal.SIGKILL)
+        for episode in orphaned:
+            instance = episodes.index(episode)
+            solve(episode["mcp_url"], store.task_instance(store.world("tiny"), "chat.set_topic", instance).solution)
+            graded = httpx.post(f"{server.api}/episodes/{episode['id']}/grade", headers=server.headers(), timeout=60)
+            assert graded.status_code == 200 and graded.json()["success"] is True, (instance, graded.text)
+        assert victim not in workers_of(server)
+        live = httpx.get(f"{server.api}/episodes", headers=server.headers()).json()
+        assert live["total"] == len(episodes) + 1  # and the default episode
+    finally:
+        code = server.stop(signal.SIGTERM)
+    assert code == 0  # the supervisor stops its workers, deletes every episode and ends normally
+    assert list(server.episodes.glob("*.sqlite")) == [] and list(server.episodes.glob("*.json")) == []
