@@ -17,8 +17,9 @@ DEFAULT_BACKENDS = "sqlite,postgresql"
 
 
 def settings_for(backend: str, home: Path | None, episodes_dir: Path) -> Settings:
-    """Settings for `backend`, with worlds cached under `home` (None: the normal OFFICEGYM_HOME)."""
-    return load_settings(home=home, episodes_dir=episodes_dir, database_url=BACKENDS[backend])
+    """Settings for `backend`, with worlds cached under `home` (None: the normal OFFICEGYM_HOME),
+    without a warm pool (the pool's own benchmark turns it on: its copies would disturb the rest)."""
+    return load_settings(home=home, episodes_dir=episodes_dir, database_url=BACKENDS[backend], pool_size=0)
 
 
 def world_size(world) -> str:

@@ -23,8 +23,8 @@ def bench_reset(bench: Bench) -> list[Figure]:
     def task():
         store.delete(store.create("chat.reply_with_fact", 0, scale).id)
 
-    return [measure("reset free episode", free, bench.runs(200), target=target),
-            measure("reset task episode", task, bench.runs(200), target=target)]
+    return [measure("reset free episode", free, bench.runs(200), target=target, note="a copy made at reset"),
+            measure("reset task episode", task, bench.runs(200), target=target, note="a copy made at reset")]
 
 
 def bench_query(bench: Bench) -> list[Figure]:

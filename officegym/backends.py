@@ -4,7 +4,7 @@ Every world and every task's start state is first built as a SQLite file (the ca
 and episodes.py). The backend decides what an episode gets:
 
 - `sqlite` (the default): a copy of the start file (a reflink where the filesystem shares blocks,
-  clone.py).
+  clone.py), made ahead of time by the warm pool (warm_pool.py) or at reset.
 - `postgresql://...`: the world is loaded once into a template database, a task's start state is a
   database created from it with the setup applied, and each episode is
   `CREATE DATABASE ... TEMPLATE <start>`, dropped with the episode (see postgres.py).
@@ -23,6 +23,7 @@ from officegym.clone import clone_file
 from officegym.config import Settings
 from officegym.db import sqlite_engine
 from officegym.episode_registry import FileRegistry
+from officegym.warm_pool import SqlitePool
 
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.graders.diff import Diff
@@ -95,11 +96,13 @@ class SqliteBackend:
 
     def __init__(self, settings: Settings):
         self.folder = settings.episodes_dir
+        self.pool = SqlitePool(self.folder, settings.pool_size, settings.pool_starts)
 
     def create(self, world, inst, start_path: Path, episode_id: str) -> SqliteEpisode:
-        """Copy the start file."""
+        """A ready copy of the start file from the warm pool, or else a copy made now."""
         path = self.folder / f"{episode_id}.sqlite"
-        clone_file(start_path, path)
+        if not self.pool.take(f"{start_path.parent.name}-{start_path.stem}", start_path, str(path)):
+            clone_file(start_path, path)
         return SqliteEpisode(path)
 
     def reopen(self, episode_id: str) -> SqliteEpisode:
@@ -115,7 +118,8 @@ class SqliteBackend:
         return FileRegistry(self.folder)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Stop filling the warm pool."""
+        self.pool.close()
 
 
 def backend_for(settings: Settings) -> Backend:

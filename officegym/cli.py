@@ -182,6 +182,7 @@ def cmd_prune(args) -> int:
     """Drop PostgreSQL databases left behind: episodes without a record in the episode registry,
     half-built templates and, with --stale-worlds, worlds of older code."""
     from officegym.episodes import EpisodeStore
+    from officegym.postgres_prune import prune
     from officegym.worlds import code_fingerprint
 
     settings = load_settings(database_url=args.database_url)
@@ -191,7 +192,7 @@ def cmd_prune(args) -> int:
               f"{settings.episodes_dir}", file=sys.stderr)
         return 2
     keep = {entry.id for entry in store.entries()}
-    for name in store.backend.prune(keep, code_fingerprint() if args.stale_worlds else None):
+    for name in prune(store.backend, keep, code_fingerprint() if args.stale_worlds else None):
         print(f"dropped {name}")
     return 0
 

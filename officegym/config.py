@@ -30,6 +30,9 @@ class Settings:
     # Names the server answers to besides the loopback names and its public URL's host ("*": any).
     allowed_hosts: list[str] = field(default_factory=lambda: [
         name for name in os.environ.get("OFFICEGYM_ALLOWED_HOSTS", "").split(",") if name.strip()])
+    # Warm pool: ready copies kept of each start state (0: none), for this many start states.
+    pool_size: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_POOL_SIZE", "2")))
+    pool_starts: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_POOL_STARTS", "8")))
     admin_token: str = field(
         default_factory=lambda: os.environ.get("OFFICEGYM_ADMIN_TOKEN") or secrets.token_urlsafe(24)
     )

@@ -3,8 +3,9 @@ machine that no longer runs. Every episode's record in the episode registry name
 process that made it: host, pid and, where /proc tells it, the process's start time, so that a
 pid the system has since given to another process does not count as alive.
 
-`sweep()` deletes those episodes (their files, or their PostgreSQL databases) and the episode
-files no record names. Records of other machines and of live processes are never touched."""
+`sweep()` deletes those episodes (their files, or their PostgreSQL databases), the episode files
+no record names and the warm pools of start files that are gone. Records of other machines and
+of live processes are never touched."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import time
 from pathlib import Path
 
 from officegym.errors import NotFound
+from officegym.warm_pool import sweep_pools
 
 ORPHAN_AGE = 600  # seconds: an episode file without a record is older than any creation in progress
 
@@ -62,6 +64,7 @@ def sweep(store) -> list[str]:
     if store.backend.name != "sqlite":
         return removed
     folder = store.settings.episodes_dir
+    sweep_pools(folder, ORPHAN_AGE)
     for path in sorted([*folder.glob("*.sqlite"), *folder.glob("*.steps"), *folder.glob("*.json.partial")]):
         stem = path.name.split(".")[0]
         if (folder / f"{stem}.json").exists() or time.time() - path.stat().st_mtime <= ORPHAN_AGE:

@@ -4,12 +4,15 @@ Names (all generated here, checked against NAME and always quoted):
 - `og_w_<world key>`: a world, loaded from the cached SQLite world with COPY; its content hash is
   checked against the SQLite world's before it is published.
 - `og_s_<digest>`: a task instance's start state: the world's template plus the task's setup.
-- `og_e_<episode id>`: one episode, `CREATE DATABASE ... TEMPLATE` its start; dropped on delete.
+- `og_e_<episode id>`: one episode, `CREATE DATABASE ... TEMPLATE` its start, or a ready copy
+  of it from the warm pool renamed (postgres_pool.py); dropped on delete.
+- `og_p_<template digest>_<token>`: a ready copy in the warm pool.
 Templates are built under a temporary `og_b_` name and renamed when complete, under an advisory
 lock, so several processes sharing one server never see half a world.
 
-Each database carries a change log (`og_change`, filled by triggers on every graded table) that
-the episode's diff reads: grading costs what the episode changed, not the size of the world.
+Each database carries a change log (`og_change`, filled by triggers on every graded table, see
+postgres_load.py) that the episode's diff reads: grading costs what the episode changed, not the
+size of the world.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import hashlib
 import logging
 import queue
 import re
-import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -31,17 +33,18 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool, QueuePool
 
 from officegym.config import Settings
-from officegym.db import Base, make_sessionmaker, transaction
+from officegym.db import make_sessionmaker, transaction
+from officegym.postgres_pool import PostgresPool
 from officegym.registry import import_models
 
 log = logging.getLogger(__name__)
-NAME = re.compile(r"^og_[bwse]_[A-Za-z0-9_-]{1,58}$")
+NAME = re.compile(r"^og_[bwsep]_[A-Za-z0-9_-]{1,58}$")
 # A world key as written into a template's COMMENT, which takes a literal and no bind parameter.
 WORLD_KEY = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
 # Episodes whose connection pools stay open; the least recently used beyond this are closed (and
 # reopen on their next use), so that many live episodes fit in the server's max_connections.
 OPEN_POOLS = 24
-# Templates above this size are copied with STRATEGY FILE_COPY (see _copy_database).
+# Templates above this size are copied with STRATEGY FILE_COPY (see copy_database).
 BIG_TEMPLATE = 256 * 1024 * 1024
 
 
@@ -62,6 +65,7 @@ class PostgresBackend:
         self._drops: queue.Queue[str] = queue.Queue()
         self._sizes: dict[str, int] = {}
         self._dropper: threading.Thread | None = None
+        self.pool = PostgresPool(self, settings.pool_size, settings.pool_starts)
 
     # -- templates ------------------------------------------------------------------------------
 
@@ -80,7 +84,7 @@ class PostgresBackend:
         name = f"og_s_{digest}"
 
         def build(building: str) -> None:
-            self._copy_database(world_name, building)
+            self.copy_database(world_name, building)
             engine = self.engine(building, pooled=False)
             try:
                 with transaction(make_sessionmaker(engine), "setup") as session:
@@ -103,21 +107,22 @@ class PostgresBackend:
             try:
                 if not self.exists(name, conn):
                     building = "og_b_" + name[5:]
-                    self._drop(building, conn)
+                    self.drop(building, conn)
                     build(building)
                     if not WORLD_KEY.match(world_key):
                         raise ValueError(f"unexpected world key {world_key!r}")
-                    conn.execute(text(f"COMMENT ON DATABASE {self._q(building)} IS '{world_key}'"))
-                    conn.execute(text(f"ALTER DATABASE {self._q(building)} RENAME TO {self._q(name)}"))
+                    conn.execute(text(f"COMMENT ON DATABASE {self.quoted(building)} IS '{world_key}'"))
+                    conn.execute(text(f"ALTER DATABASE {self.quoted(building)} RENAME TO {self.quoted(name)}"))
             finally:
                 conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": key})
             self._ready.add(name)
 
     def _load_world(self, building: str, world) -> None:
+        from officegym.postgres_load import copy_rows, install_change_log
         from officegym.worlds import content_hash, create_schema
 
         with self.admin.connect() as conn:
-            conn.execute(text(f"CREATE DATABASE {self._q(building)} TEMPLATE template0 ENCODING 'UTF8' "
+            conn.execute(text(f"CREATE DATABASE {self.quoted(building)} TEMPLATE template0 ENCODING 'UTF8' "
                               "LC_COLLATE 'C' LC_CTYPE 'C'"))
         engine = self.engine(building, pooled=False)
         try:
@@ -140,7 +145,8 @@ class PostgresBackend:
         """CREATE DATABASE og_e_<id> TEMPLATE <start>."""
         template = self.start_template(world, inst, start_path)
         name = f"og_e_{episode_id}"
-        self._copy_database(template, name)
+        if not self.pool.take(template, template, name):
+            self.copy_database(template, name)
         return PostgresEpisode(self, name)
 
     def reopen(self, episode_id: str) -> "PostgresEpisode":
@@ -156,7 +162,7 @@ class PostgresBackend:
     def discard(self, episode_id: str) -> None:
         """Drop an episode's database (in the background) that no engine of this process holds."""
         name = f"og_e_{episode_id}"
-        self._q(name)
+        self.quoted(name)
         self.drop_episode(name, None)
 
     def registry(self):
@@ -167,7 +173,7 @@ class PostgresBackend:
 
     def engine(self, name: str, pooled: bool = True) -> Engine:
         """An engine on database `name`; pooled engines count against OPEN_POOLS."""
-        self._q(name)
+        self.quoted(name)
         if not pooled:
             return create_engine(self.url.set(database=name), poolclass=NullPool)
         engine = create_engine(self.url.set(database=name), poolclass=QueuePool, pool_size=2, max_overflow=6)
@@ -200,7 +206,7 @@ class PostgresBackend:
             name = self._drops.get()
             try:
                 with self.admin.connect() as conn:
-                    self._drop(name, conn)
+                    self.drop(name, conn)
             except Exception as error:  # the server went away: leave the name for `officegym prune`
                 log.warning("could not drop episode database %s: %s", name, error)
             finally:
@@ -223,29 +229,16 @@ class PostgresBackend:
                                      "ORDER BY datname"), {"p": prefix})
             return [row[0] for row in rows]
 
-    def prune(self, keep: set[str], stale_worlds_of: str | None = None) -> list[str]:
-        """Drop episode databases whose ids are not in `keep`, half-built templates and, when
-        `stale_worlds_of` is a code fingerprint, the templates of worlds built by other code."""
-        dropped = []
-        with self.admin.connect() as conn:
-            rows = conn.execute(text("SELECT datname, shobj_description(oid, 'pg_database') FROM pg_database "
-                                     "WHERE starts_with(datname, 'og_') ORDER BY datname")).all()
-            for name, world_key in rows:
-                kind = name[:5]
-                stale = (kind == "og_e_" and name[5:] not in keep) or kind == "og_b_" or (
-                    stale_worlds_of is not None and kind in ("og_w_", "og_s_")
-                    and not (world_key or "").endswith(f"-{stale_worlds_of}"))
-                if stale and NAME.match(name):
-                    self._drop(name, conn)
-                    dropped.append(name)
+    def forget_templates(self) -> None:
+        """Check the templates' existence again on next use (after some were dropped)."""
         self._ready.clear()
-        return dropped
 
-    def _copy_database(self, template: str, name: str) -> None:
+    def copy_database(self, template: str, name: str) -> None:
+        """CREATE DATABASE `name` TEMPLATE `template` (retried while the template is in use)."""
         # WAL_LOG (the default) copies block by block through the WAL: quick for small databases,
         # slow for big ones, which FILE_COPY copies as files after a checkpoint.
         strategy = "FILE_COPY" if self._size(template) > BIG_TEMPLATE else "WAL_LOG"
-        sql = text(f"CREATE DATABASE {self._q(name)} TEMPLATE {self._q(template)} STRATEGY {strategy}")
+        sql = text(f"CREATE DATABASE {self.quoted(name)} TEMPLATE {self.quoted(template)} STRATEGY {strategy}")
         for attempt in range(50):  # a template must have no session; one may be closing right now
             try:
                 with self.admin.connect() as conn:
@@ -262,16 +255,19 @@ class PostgresBackend:
                 self._sizes[name] = conn.scalar(text("SELECT pg_database_size(:name)"), {"name": name})
         return self._sizes[name]
 
-    def _drop(self, name: str, conn) -> None:
-        conn.execute(text(f"DROP DATABASE IF EXISTS {self._q(name)} WITH (FORCE)"))
+    def drop(self, name: str, conn) -> None:
+        """DROP DATABASE `name`, ending its sessions."""
+        conn.execute(text(f"DROP DATABASE IF EXISTS {self.quoted(name)} WITH (FORCE)"))
 
-    def _q(self, name: str) -> str:
+    def quoted(self, name: str) -> str:
+        """An officegym database name, checked and quoted."""
         if not NAME.match(name):
             raise ValueError(f"not an officegym database name: {name!r}")
         return self.quote(name)
 
     def close(self) -> None:
-        """Drop what is pending and release pooled connections."""
+        """Stop filling the warm pool, drop what is pending and release pooled connections."""
+        self.pool.close()
         self.settle()
         with self._lock:
             pools, self._pools = list(self._pools.values()), OrderedDict()
@@ -296,67 +292,3 @@ class PostgresEpisode:
     def drop(self) -> None:
         """Drop the database."""
         self.backend.drop_episode(self.name, self.engine)
-
-
-def copy_rows(sqlite_path: Path, engine: Engine) -> None:
-    """Copy every table's rows from a SQLite file with COPY, as stored (text, numbers, ISO times,
-    0/1 booleans, JSON text), then move each id sequence past the largest id. Derived tables are
-    left to their triggers, which fill them as the rows they sum arrive."""
-    source = sqlite3.connect(f"file:{sqlite_path}?mode=ro", uri=True)
-    raw = engine.raw_connection()
-    try:
-        cursor = raw.cursor()
-        for table in Base.metadata.sorted_tables:
-            if table.info.get("derived"):
-                continue
-            names = [c.name for c in table.columns]
-            columns = ", ".join(f'"{n}"' for n in names)  # names from our own metadata
-            with cursor.copy(f'COPY "{table.name}" ({columns}) FROM STDIN') as copy:
-                for row in source.execute(f'SELECT {columns} FROM "{table.name}"'):
-                    copy.write_row(row)
-            pk = list(table.primary_key.columns)
-            if len(pk) == 1 and pk[0].autoincrement in (True, "auto") and pk[0].type.python_type is int:
-                cursor.execute(f"SELECT setval(pg_get_serial_sequence(%s, %s), "
-                               f'COALESCE((SELECT MAX("{pk[0].name}") FROM "{table.name}"), 0) + 1, false)',
-                               (f'"{table.name}"', pk[0].name))
-        raw.commit()
-    finally:
-        raw.close()
-        source.close()
-
-
-CHANGE_LOG = """
-CREATE TABLE og_change (seq bigserial PRIMARY KEY, tbl text NOT NULL, pk jsonb NOT NULL);
-CREATE FUNCTION og_log_change() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  r jsonb;
-  k jsonb;
-  i int;
-BEGIN
-  IF TG_OP <> 'INSERT' THEN
-    r := to_jsonb(OLD); k := '[]'::jsonb;
-    FOR i IN 0 .. TG_NARGS - 1 LOOP k := k || jsonb_build_array(r -> TG_ARGV[i]); END LOOP;
-    INSERT INTO og_change (tbl, pk) VALUES (TG_TABLE_NAME, k);
-  END IF;
-  IF TG_OP <> 'DELETE' THEN
-    r := to_jsonb(NEW); k := '[]'::jsonb;
-    FOR i IN 0 .. TG_NARGS - 1 LOOP k := k || jsonb_build_array(r -> TG_ARGV[i]); END LOOP;
-    INSERT INTO og_change (tbl, pk) VALUES (TG_TABLE_NAME, k);
-  END IF;
-  RETURN NULL;
-END $$;
-"""
-
-
-def install_change_log(engine: Engine) -> None:
-    """The og_change table and a row trigger on every table a diff compares."""
-    from officegym.change_log import IGNORED_TABLES
-
-    with engine.begin() as conn:
-        conn.exec_driver_sql(CHANGE_LOG)
-        for table in Base.metadata.sorted_tables:
-            if table.name in IGNORED_TABLES:
-                continue
-            keys = ", ".join(f"'{c.name}'" for c in table.primary_key.columns)  # names from our metadata
-            conn.exec_driver_sql(f'CREATE TRIGGER og_change_log AFTER INSERT OR UPDATE OR DELETE ON "{table.name}" '
-                                 f"FOR EACH ROW EXECUTE FUNCTION og_log_change({keys})")

@@ -13,6 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 # Worlds are cached between runs in the checkout (ignored by git); episodes live in a temp dir.
 os.environ.setdefault("OFFICEGYM_HOME", str(ROOT / ".officegym" / "test-home"))
+# No warm pool unless a test asks for one: its background copies would only slow the others.
+os.environ.setdefault("OFFICEGYM_POOL_SIZE", "0")
 
 import socket  # noqa: E402
 import threading  # noqa: E402

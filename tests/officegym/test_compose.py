@@ -1,14 +1,14 @@
 """compose.yaml, its Dockerfile and the server's health check: the Compose file is valid against the
 Compose Specification's own JSON schema (as vendored by check-jsonschema, so no network) and keeps
-its promises: secrets only from the environment, loopback-only ports, health checks that gate
-start-up, and a server that reaches the PostgreSQL service."""
+its promises: secrets only from the environment, one loopback-only port (the gateway's), a gateway
+balancing every replica without stickiness, health checks that gate start-up, and servers that
+reach the PostgreSQL service."""
 
 from __future__ import annotations
 
 import copy
 import json
 import re
-import textwrap
 from importlib.resources import files
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -85,7 +85,7 @@ def healthcheck_command(service: dict) -> list[str]:
 
 
 def servers(compose: dict) -> dict[str, dict]:
-    """The officegym server services (the first and any added replicas)."""
+    """The officegym server services."""
     return {name: service for name, service in compose["services"].items()
             if "OFFICEGYM_DATABASE_URL" in environment(service)}
 
@@ -153,10 +153,11 @@ def test_secrets_come_only_from_the_environment(compose, text):
         interpolate(text, {"OFFICEGYM_ADMIN_TOKEN": "", "OFFICEGYM_POSTGRES_PASSWORD": "pw"})
 
 
-def test_only_the_server_is_published_and_only_on_loopback(compose):
+def test_only_the_gateway_is_published_and_only_on_loopback(compose):
     services = compose["services"]
     assert "ports" not in services["postgres"] and "network_mode" not in services["postgres"]
-    assert services["officegym"]["ports"] == ["127.0.0.1:8765:8765"]
+    assert "ports" not in services["officegym"]  # replicas are reached through the gateway only
+    assert services["gateway"]["ports"] == ["127.0.0.1:8765:8765"]
     for name, service in services.items():
         for port in host_ports(service):
             assert port.startswith("127.0.0.1:"), (name, port)
@@ -164,38 +165,36 @@ def test_only_the_server_is_published_and_only_on_loopback(compose):
     assert server["OFFICEGYM_HOST"] == "0.0.0.0" and server["OFFICEGYM_PORT"] == "8765"
 
 
-def check_replicas(compose: dict) -> None:
-    """Each server has its own loopback port, and the links it hands out point at that port."""
-    published = []
-    for name, service in servers(compose).items():
-        (port,) = host_ports(service)
-        published.append(port)
-        assert f"--public-url=http://{port}" in service["command"], name
-    assert len(set(published)) == len(published), published
+def haproxy() -> list[list[str]]:
+    """deploy/haproxy.cfg as lists of words, comments left out."""
+    lines = (ROOT / "deploy" / "haproxy.cfg").read_text().splitlines()
+    return [line.split("#")[0].split() for line in lines if line.split("#")[0].strip()]
 
 
-def test_each_server_links_to_its_own_port(text):
-    check_replicas(yaml.safe_load(interpolate(text, FILLED)))
+def test_the_gateway_balances_every_replica_without_sticky_sessions(compose, text):
+    resolved = yaml.safe_load(interpolate(text, FILLED))
+    gateway, server = resolved["services"]["gateway"], resolved["services"]["officegym"]
+    assert gateway["depends_on"] == {"officegym": {"condition": "service_healthy"}}
+    assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in gateway["volumes"]
+    config = haproxy()
+    assert ["balance", "roundrobin"] in config and ["mode", "http"] in config
+    assert not any(words[0] in ("cookie", "stick", "stick-table", "hash-type") for words in config)
+    (template,) = [words for words in config if words[0] == "server-template"]
+    port = environment(server)["OFFICEGYM_PORT"]
+    assert template[3] == f"officegym:{port}" and "check" in template and "resolvers" in template
+    assert int(template[2]) >= 4  # room for `--scale officegym=4` and more
+    assert ["bind", f":{gateway['ports'][0].rsplit(':', 1)[1]}"] in config
+    assert ["http-check", "send", "meth", "GET", "uri", "/healthz"] in config
+    (public,) = [arg for arg in server["command"] if arg.startswith("--public-url=")]
+    assert public == "--public-url=http://" + gateway["ports"][0].rsplit(":", 1)[0]  # links go through it
 
 
-def test_a_replica_added_as_the_readme_says_is_valid(validator, text):
-    replica = textwrap.indent(textwrap.dedent("""
-        officegym-2:
-          <<: *officegym-server
-          command: [officegym, serve, "--scale=${OFFICEGYM_SCALE:-small}", "--seed=${OFFICEGYM_SEED:-0}",
-                    "--public-url=http://127.0.0.1:8766"]
-          ports: ["127.0.0.1:8766:8765"]
-        """), "  ")
-    head, tail = text.split("\nvolumes:\n")
-    scaled = yaml.safe_load(interpolate(head + replica + "\nvolumes:\n" + tail, FILLED))
-    assert errors(validator, scaled) == []
-    assert set(servers(scaled)) == {"officegym", "officegym-2"}
-    check_replicas(scaled)
-    assert environment(scaled["services"]["officegym-2"]) == environment(scaled["services"]["officegym"])
-    clash = copy.deepcopy(scaled)
-    clash["services"]["officegym-2"]["ports"] = ["127.0.0.1:8765:8765"]
-    with pytest.raises(AssertionError):
-        check_replicas(clash)
+def test_the_server_scales_with_compose(compose):
+    """`docker compose up --scale officegym=4` needs a service that fixes no container name and
+    publishes no host port (replicas would clash on either)."""
+    server = compose["services"]["officegym"]
+    assert "container_name" not in server and "ports" not in server and "hostname" not in server
+    assert "gateway" in environment(server)["OFFICEGYM_ALLOWED_HOSTS"]
 
 
 def test_every_service_has_a_health_check_and_servers_wait_for_postgres(compose):

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+from officegym.postgres_prune import prune
+
 
 def officegym(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "officegym.cli", *args], capture_output=True, text=True,
@@ -32,9 +34,9 @@ def test_build_loads_the_world_template(postgres_url):
 
 def test_prune_drops_only_what_nothing_keeps(pg_store):
     stray = "og_e_strayEpisodeLeftBehind01"
-    pg_store.backend._copy_database(f"og_w_{pg_store.world('tiny').key}", stray)
+    pg_store.backend.copy_database(f"og_w_{pg_store.world('tiny').key}", stray)
     keep = {name[5:] for name in pg_store.backend.databases("og_e_")} - {stray[5:]}
-    dropped = pg_store.backend.prune(keep)
+    dropped = prune(pg_store.backend, keep)
     assert dropped == [stray]
     assert stray not in pg_store.backend.databases("og_e_")
     assert f"og_w_{pg_store.world('tiny').key}" in pg_store.backend.databases("og_w_")
