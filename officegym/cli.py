@@ -79,9 +79,9 @@ def _serve_workers(args, settings, store, base_url: str) -> None:
     opens the episodes of the shared registry. This process owns them and deletes them at the end."""
     import json
 
-    import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
-    from officegym.server import WORKER_CONFIG
+    from officegym.server import WORKER_CONFIG, TcpConfig
 
     os.environ[WORKER_CONFIG] = json.dumps({
         "settings": {"home": str(settings.home), "episodes_dir": str(settings.episodes_dir),
@@ -89,8 +89,9 @@ def _serve_workers(args, settings, store, base_url: str) -> None:
                      "allowed_hosts": settings.allowed_hosts, "admin_token": settings.admin_token},
         "owner": store.owner, "base_url": base_url, "scale": args.scale, "seed": args.seed,
         "episode_ttl": args.episode_ttl})
-    uvicorn.run("officegym.server:worker_app", factory=True, workers=args.workers, host=settings.host,
-                port=settings.port, log_level="warning")
+    config = TcpConfig("officegym.server:worker_app", factory=True, workers=args.workers, host=settings.host,
+                       port=settings.port, log_level="warning")
+    Multiprocess(config, sockets=[config.bind_socket()]).run()
 
 
 def _admin_token_source(settings) -> str:

@@ -46,6 +46,7 @@ class EpisodeStore:
         self._retired: set[str] = set()
         self._worlds: dict[tuple[str, int], World] = {}
         self._instances: dict[tuple[str, str, int], "TaskInstance"] = {}
+        self._actors: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
     def world(self, scale: str = "small", seed: int = 0, progress=None) -> World:
@@ -95,8 +96,7 @@ class EpisodeStore:
         episode.keep_alive = keep_alive
         try:
             if inst is None:
-                with episode.session("setup") as session:
-                    episode.actor_id = _default_actor(session, actor)
+                episode.actor_id = self._free_actor(episode, actor)
             self.registry.add(episode_id, {
                 "scale": scale, "seed": seed, "task_id": task_id, "instance": instance, "actor_id": episode.actor_id,
                 "backend": self.backend.name, "tools": list(served), "owner": self.owner,
@@ -107,6 +107,15 @@ class EpisodeStore:
         with self._lock:
             self._episodes[episode_id] = episode
         return episode
+
+    def _free_actor(self, episode: Episode, handle: str | None) -> int:
+        """Whom a free episode acts as: `handle`, or the owner; looked up once per world (a world
+        never changes, so neither does the answer), which spares a reset its first connection."""
+        key = (episode.world.key, handle or "")
+        if key not in self._actors:
+            with episode.session("setup") as session:
+                self._actors[key] = _default_actor(session, handle)
+        return self._actors[key]
 
     def get(self, episode_id: str) -> Episode:
         """A live episode by id, opened from the registry when another process created it; the

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import re
+import socket
 from typing import Any
 
 import anyio
+import uvicorn
 from a2wsgi import WSGIMiddleware
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
@@ -184,6 +186,22 @@ async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, ep
     if worker:
         await anyio.to_thread.run_sync(store.release)
     await send({"type": "lifespan.shutdown.complete"})
+
+
+class TcpConfig(uvicorn.Config):
+    """uvicorn's configuration, whose shared listening socket says it is TCP. uvicorn makes it
+    with protocol 0, which its workers inherit; asyncio then leaves Nagle's algorithm on for every
+    connection (it sets TCP_NODELAY only on sockets marked TCP), and each response waits about
+    40 ms for the client's delayed acknowledgement."""
+
+    def bind_socket(self) -> socket.socket:
+        """The listening socket, marked TCP."""
+        bound = super().bind_socket()
+        if bound.family in (socket.AF_INET, socket.AF_INET6) and bound.proto == 0:
+            marked = socket.socket(bound.family, bound.type, socket.IPPROTO_TCP, fileno=bound.detach())
+            marked.set_inheritable(True)
+            return marked
+        return bound
 
 
 # The configuration a `serve --workers N` server hands its workers (JSON, in their environment).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 from pathlib import Path
 
 import anyio
@@ -13,6 +14,8 @@ import httpx
 import pytest
 from mcp.client import Client
 from serving import Serving
+
+from officegym.server import TcpConfig
 
 
 def solve(mcp_url: str, calls) -> None:
@@ -117,3 +120,21 @@ def test_a_killed_workers_episodes_carry_on_in_another_and_sigterm_leaves_nothin
         code = server.stop(signal.SIGTERM)
     assert code == 0  # the supervisor stops its workers, deletes every episode and ends normally
     assert list(server.episodes.glob("*.sqlite")) == [] and list(server.episodes.glob("*.json")) == []
+
+
+def test_the_workers_shared_socket_is_marked_tcp_so_that_every_connection_gets_tcp_nodelay():
+    """uvicorn's own shared socket has protocol 0; asyncio turns Nagle's algorithm off only on
+    sockets marked TCP, and responses would wait ~40 ms for delayed acknowledgements."""
+    config = TcpConfig("officegym.server:worker_app", factory=True, workers=2, host="127.0.0.1", port=0)
+    listener = config.bind_socket()
+    try:
+        assert listener.proto == socket.IPPROTO_TCP and listener.get_inheritable()
+        listener.listen()  # as the event loop does in each worker
+        with socket.create_connection(listener.getsockname()) as client:
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.proto == socket.IPPROTO_TCP
+                client.sendall(b"ping")
+                assert accepted.recv(4) == b"ping"
+    finally:
+        listener.close()
