@@ -36,7 +36,6 @@ class Episode:
         self.tools = tools  # the MCP tools it serves (mcp_wrappers.toolsets)
         self.trajectory = Trajectory(registry, episode_id)
         self.created = self.last_used = now()  # for the store's listing and idle expiry only
-        self.keep_alive = False  # never expires (the served default episode)
         self.world = world
         self.database = database
         self.start_path = start_path

@@ -93,7 +93,6 @@ class EpisodeStore:
         database = self.backend.create(world, inst, start, episode_id)
         episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0, served,
                           self.registry)
-        episode.keep_alive = keep_alive
         try:
             if inst is None:
                 episode.actor_id = self._free_actor(episode, actor)
@@ -152,7 +151,6 @@ class EpisodeStore:
         episode = Episode(episode_id, world, self.backend.reopen(episode_id), start_file(self.settings, world, inst),
                           inst, meta["actor_id"], tuple(meta.get("tools") or tool_set("all", None)), self.registry)
         episode.created, episode.last_used = entry.created, entry.last_used
-        episode.keep_alive = bool(meta.get("keep_alive"))
         with self._lock:
             opened = self._episodes.setdefault(episode_id, episode)
         if opened is not episode:  # another thread opened it meanwhile
