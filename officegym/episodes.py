@@ -150,7 +150,8 @@ class EpisodeStore:
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
         episode = Episode(episode_id, world, self.backend.reopen(episode_id), start_file(self.settings, world, inst),
                           inst, meta["actor_id"], tuple(meta.get("tools") or tool_set("all", None)), self.registry)
-        episode.created, episode.last_used = entry.created, entry.last_used
+        self.registry.touch(episode_id)  # this first lookup is a use too
+        episode.created, episode.last_used = entry.created, now()
         with self._lock:
             opened = self._episodes.setdefault(episode_id, episode)
         if opened is not episode:  # another thread opened it meanwhile

@@ -76,6 +76,15 @@ def test_an_idle_episode_expires_in_every_store_and_a_kept_alive_one_stays(two_s
     assert {e.id for e in first.live()} == {kept.id, used.id}
 
 
+def test_opening_another_stores_episode_counts_as_a_use(two_stores):
+    first, second = two_stores
+    made = first.create(scale="tiny")
+    first.registry.set_last_used(made.id, made.created - 7200)
+    second.get(made.id)  # its first request in this process
+    assert made.id not in first.expire(3600)
+    assert made.id in {e.id for e in first.entries()}
+
+
 @pytest.mark.parametrize("kind", ["file", "postgresql"])
 def test_a_trajectory_keeps_its_first_steps_and_counts_the_rest(kind, tmp_path, postgres_url, monkeypatch):
     monkeypatch.setattr(episode_registry, "MAX_STEPS", 3)
