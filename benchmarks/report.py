@@ -27,7 +27,10 @@ def _ratio(figure: Figure, small: dict[tuple[str, str], Figure]) -> float | None
 def targets(figure: Figure, ratio: float | None) -> list[tuple[str, bool]]:
     """Each target of a row and whether it is met."""
     checks = []
-    if figure.target:
+    relative = re.fullmatch(r"p50 <= ([0-9.]+)x in process", figure.target)
+    if relative:
+        checks.append((figure.target, figure.p50 <= float(relative.group(1)) * figure.in_process_p50))
+    elif figure.target:
         match = re.fullmatch(r"p(50|95) <= ([0-9.]+) (ms|s)", figure.target)
         value = figure.p50 if match.group(1) == "50" else figure.p95
         scale = {"ms": 1, "s": 1000}

@@ -20,7 +20,8 @@ TARGET_SCALES = ("tiny", "small", "medium")
 class Figure:
     """One row of the benchmark table. `kind` is "tool" or "page" for the rows whose time at
     medium and large is compared with small; `small_p50` is that small-world time when it was
-    measured in turn with this row's calls; `queries` is the SQL statements one call ran."""
+    measured in turn with this row's calls; `queries` is the SQL statements one call ran;
+    `in_process_p50` is, for a served call, the same call's p50 in process."""
 
     name: str
     runs: int
@@ -34,6 +35,7 @@ class Figure:
     scale: str = ""
     backend: str = ""
     small_p50: float | None = None
+    in_process_p50: float | None = None
 
 
 @dataclass

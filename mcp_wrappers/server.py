@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib
 import threading
 import time
+from collections.abc import Mapping
 from importlib.metadata import version
 from typing import Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp.server.mcpserver.tools.base import Tool
 from pydantic import ValidationError
 
@@ -18,6 +20,8 @@ from . import base
 WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support", "tickets", "tickets_work",
                    "tickets_knowledge", "sheets", "sheets_more")
 _catalog: list[Tool] | None = None
+_listings: dict[tuple[frozenset[str], str], dict[str, Any]] = {}
+MAX_LISTINGS = 256  # cached tool listings, one per tool set and protocol version
 _lock = threading.Lock()
 
 INSTRUCTIONS = ("Tools of officegym, a company's workplace apps. Tool names are <app>_<verb>_<noun>. "
@@ -99,14 +103,44 @@ def served_tools(names) -> list[Tool]:
     return [t for t in catalog() if t.name in wanted]
 
 
+class CachedListing:
+    """Server middleware answering `tools/list` from a per-process cache of its wire form, one per
+    tool set and protocol version. The first listing of a set goes through the SDK (validated,
+    handled, serialized); later ones skip that work, which the SDK's streamable-HTTP transport would
+    otherwise repeat for every tools/call with arguments, listing every tool to check the call's
+    Mcp-Param headers. Only the stateless protocol versions are answered here (the older ones hold
+    sessions that must be initialized first), and only a listing asked with nothing but `_meta`
+    (whose envelope the transport has already checked)."""
+
+    def __init__(self, served: frozenset[str]):
+        self.served = served
+
+    async def __call__(self, ctx, call_next):
+        """The cached listing, or the SDK's answer (cached when it is one)."""
+        params = ctx.params or {}
+        if (ctx.method != "tools/list" or ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS
+                or set(params) - {"_meta"} or not isinstance(params.get("_meta", {}), Mapping)):
+            return await call_next(ctx)  # the SDK answers, or refuses in its own words
+        key = (self.served, ctx.protocol_version)
+        with _lock:
+            found = _listings.get(key)
+        if found is None:
+            found = await call_next(ctx)
+            with _lock:
+                found = _listings.setdefault(key, found)
+                while len(_listings) > MAX_LISTINGS:  # tool sets are chosen per episode: keep the newest
+                    del _listings[next(iter(_listings))]
+        return {**found, "tools": list(found["tools"])}
+
+
 class EpisodeServer(MCPServer):
     """An MCPServer bound to one episode, serving the episode's tool set; tools find the episode
     through `ctx.mcp_server`."""
 
     def __init__(self, episode):
-        served = set(episode.tools)
+        served = frozenset(episode.tools)
         super().__init__("officegym", instructions=INSTRUCTIONS, version=version("officegym"),
-                         tools=served_tools(served))
+                         tools=served_tools(served), middleware=[CachedListing(served)])
         self.episode = episode
         self._served = served
 

@@ -37,7 +37,7 @@ def cmd_serve(args) -> int:
 
     from officegym.episodes import EpisodeStore
     from officegym.host_check import allowed_names
-    from officegym.server import build_app
+    from officegym.server import KEEP_ALIVE_SECONDS, build_app
 
     if args.episode_ttl < 0 or args.workers < 1:
         print("officegym serve: --episode-ttl must be 0 (never) or more seconds, --workers at least 1",
@@ -68,7 +68,8 @@ def cmd_serve(args) -> int:
         if args.workers > 1:
             _serve_workers(args, settings, store, base_url)
         else:
-            uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+            uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+                        timeout_keep_alive=KEEP_ALIVE_SECONDS)
     finally:
         store.close()  # delete the episodes still live: their files, or their PostgreSQL databases
     return 0
@@ -81,7 +82,7 @@ def _serve_workers(args, settings, store, base_url: str) -> None:
 
     from uvicorn.supervisors import Multiprocess
 
-    from officegym.server import WORKER_CONFIG, TcpConfig
+    from officegym.server import KEEP_ALIVE_SECONDS, WORKER_CONFIG, TcpConfig
 
     os.environ[WORKER_CONFIG] = json.dumps({
         "settings": {"home": str(settings.home), "episodes_dir": str(settings.episodes_dir),
@@ -90,7 +91,7 @@ def _serve_workers(args, settings, store, base_url: str) -> None:
         "owner": store.owner, "base_url": base_url, "scale": args.scale, "seed": args.seed,
         "episode_ttl": args.episode_ttl})
     config = TcpConfig("officegym.server:worker_app", factory=True, workers=args.workers, host=settings.host,
-                       port=settings.port, log_level="warning")
+                       port=settings.port, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS)
     Multiprocess(config, sockets=[config.bind_socket()]).run()
 
 

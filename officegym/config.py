@@ -33,6 +33,10 @@ class Settings:
     # Warm pool: ready copies kept of each start state (0: none), for this many start states.
     pool_size: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_POOL_SIZE", "2")))
     pool_starts: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_POOL_STARTS", "8")))
+    # Full start files kept per world (each instance keeps its setup's delta for good), and how long
+    # one stays after its last use even beyond that number.
+    start_files: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_START_FILES", "16")))
+    start_idle: float = field(default_factory=lambda: float(os.environ.get("OFFICEGYM_START_IDLE", "600")))
     admin_token: str = field(
         default_factory=lambda: os.environ.get("OFFICEGYM_ADMIN_TOKEN") or secrets.token_urlsafe(24)
     )

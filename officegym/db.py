@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -9,6 +10,7 @@ from sqlalchemy import JSON, Integer, String, create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import NullPool
+from sqlalchemy.util import LRUCache
 
 
 class Base(DeclarativeBase):
@@ -42,6 +44,32 @@ BOOKKEEPING_TABLES = {"og_meta", "og_journal", "crm_field_history", "tickets_his
                       "crm_pipeline_total", "og_colleague_note", "og_colleague_write"}
 
 
+# Compiled statements kept per process and kind of database, for every engine of that kind.
+COMPILED_CACHE_SIZE = 3000
+_shared: dict[str, tuple[object, LRUCache]] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_compilation(engine: Engine, prototype: str | None = None) -> Engine:
+    """Make `engine` compile with the process's one dialect and compiled-statement cache for its
+    kind of database (SQLite, PostgreSQL). Every episode has an engine of its own; SQLAlchemy keys
+    its cache of compiled statements by dialect object and keeps one cache per engine, so each new
+    episode would otherwise compile again every statement the last one compiled. The dialect shared
+    is initialized first by one connection: to the URL `prototype` if given (an in-memory SQLite
+    database), else to `engine`'s own database."""
+    kind = f"{engine.dialect.name}+{engine.dialect.driver}"
+    with _shared_lock:
+        shared = _shared.get(kind)
+        if shared is None:
+            source = create_engine(prototype) if prototype else engine
+            with source.connect():
+                pass
+            shared = _shared[kind] = (source.dialect, LRUCache(COMPILED_CACHE_SIZE))
+    engine.dialect = shared[0]
+    engine.update_execution_options(compiled_cache=shared[1])
+    return engine
+
+
 def sqlite_engine(path: str, readonly: bool = False) -> Engine:
     """An engine on one SQLite file, tuned for one writer and many short transactions."""
     url = f"sqlite:///file:{path}?mode=ro&uri=true" if readonly else f"sqlite:///{path}"
@@ -57,7 +85,7 @@ def sqlite_engine(path: str, readonly: bool = False) -> Engine:
             cursor.execute("PRAGMA synchronous=OFF")
         cursor.close()
 
-    return engine
+    return shared_compilation(engine, prototype="sqlite://")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
@@ -81,4 +109,5 @@ def transaction(factory: sessionmaker[Session], surface: str = "api") -> Iterato
         session.close()
 
 
-__all__ = ["Base", "MetaEntry", "Answer", "JSON", "BOOKKEEPING_TABLES", "sqlite_engine", "make_sessionmaker", "transaction"]
+__all__ = ["Base", "MetaEntry", "Answer", "JSON", "BOOKKEEPING_TABLES", "sqlite_engine", "shared_compilation",
+           "make_sessionmaker", "transaction"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from sqlalchemy.orm import Session
 
@@ -30,7 +30,7 @@ EPISODE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 class Episode:
     """One live episode: its database, its actor and, for task episodes, the task instance."""
 
-    def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start_path: Path,
+    def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start: Callable[[], Path],
                  task: "TaskInstance | None", actor_id: int, tools: tuple[str, ...], registry):
         self.id = episode_id
         self.tools = tools  # the MCP tools it serves (mcp_wrappers.toolsets)
@@ -38,7 +38,7 @@ class Episode:
         self.created = self.last_used = now()  # for the store's listing and idle expiry only
         self.world = world
         self.database = database
-        self.start_path = start_path
+        self._start = start  # the start file, made again if it was evicted (starts.py)
         self.task = task
         self.actor_id = actor_id
         self.engine = database.engine
@@ -83,6 +83,11 @@ class Episode:
 
             self._mcp_server = build_server(self)
         return self._mcp_server
+
+    @property
+    def start_path(self) -> Path:
+        """The SQLite file of the episode's start state (graders compare with it)."""
+        return self._start()
 
     @property
     def path(self) -> Path | None:

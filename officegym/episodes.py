@@ -9,6 +9,7 @@ never reused, even after deletion.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import threading
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from officegym.episode import EPISODE_ID, Episode
 from officegym.episode_registry import Entry, now
 from officegym.errors import Invalid, NotFound
 from officegym.leftovers import this_process
+from officegym.memory import MemoryReturn
 from officegym.starts import start_file
 from officegym.worlds import World, ensure_world
 
@@ -48,6 +50,7 @@ class EpisodeStore:
         self._instances: dict[tuple[str, str, int], "TaskInstance"] = {}
         self._actors: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
+        self._memory = MemoryReturn()
 
     def world(self, scale: str = "small", seed: int = 0, progress=None) -> World:
         """The cached world, built on first use."""
@@ -72,9 +75,11 @@ class EpisodeStore:
         return self._instances[key]
 
     def _new_id(self) -> str:
+        """A fresh random id that starts with a letter or digit (a command line would read an id
+        that starts with '-' as an option)."""
         while True:
             candidate = secrets.token_urlsafe(16)
-            if candidate not in self._episodes and candidate not in self._retired:
+            if candidate[0].isalnum() and candidate not in self._episodes and candidate not in self._retired:
                 return candidate
 
     def create(self, task_id: str | None = None, instance: int = 0, scale: str = "small", seed: int = 0,
@@ -86,11 +91,12 @@ class EpisodeStore:
         served = tool_set(tools, task_id)
         world = self.world(scale, seed)
         inst = self.task_instance(world, task_id, instance) if task_id else None
-        start = start_file(self.settings, world, inst)
+        start = functools.partial(start_file, self.settings, world, inst)  # made again if it was evicted
+        start_path = start()
         with self._lock:
             episode_id = self._new_id()
             self._retired.add(episode_id)  # reserved: never handed out again, whatever happens next
-        database = self.backend.create(world, inst, start, episode_id)
+        database = self.backend.create(world, inst, start_path, episode_id)
         episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0, served,
                           self.registry)
         try:
@@ -128,6 +134,10 @@ class EpisodeStore:
         episode.last_used = now()
         return episode
 
+    def opened_here(self, episode_id: str) -> bool:
+        """Whether this process has the episode open (a `get` then opens nothing)."""
+        return episode_id in self._episodes
+
     def open(self, episode_id: str) -> Episode:
         """A live episode of any process sharing this store's registry (as `get`), for a command
         given an id: a refusal says where the episode was looked for."""
@@ -148,8 +158,9 @@ class EpisodeStore:
                           "set OFFICEGYM_DATABASE_URL as the process that created it did.")
         world = self.world(meta["scale"], meta["seed"])
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
-        episode = Episode(episode_id, world, self.backend.reopen(episode_id), start_file(self.settings, world, inst),
-                          inst, meta["actor_id"], tuple(meta.get("tools") or tool_set("all", None)), self.registry)
+        episode = Episode(episode_id, world, self.backend.reopen(episode_id),
+                          functools.partial(start_file, self.settings, world, inst), inst, meta["actor_id"],
+                          tuple(meta.get("tools") or tool_set("all", None)), self.registry)
         self.registry.touch(episode_id)  # this first lookup is a use too
         episode.created, episode.last_used = entry.created, now()
         with self._lock:
@@ -165,6 +176,7 @@ class EpisodeStore:
             self._retired.add(episode_id)
         if episode is not None:
             episode.release()
+            self._memory.released(len(self._episodes))
 
     def delete(self, episode_id: str) -> None:
         """Delete an episode and its database, whichever process created it; its id is never
@@ -175,6 +187,7 @@ class EpisodeStore:
         removed = EPISODE_ID.match(episode_id or "") is not None and self.registry.remove(episode_id)
         if episode is not None:
             episode.database.drop()
+            self._memory.released(len(self._episodes))
         elif removed:
             self.backend.discard(episode_id)
         if not removed:

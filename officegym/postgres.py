@@ -33,7 +33,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool, QueuePool
 
 from officegym.config import Settings
-from officegym.db import make_sessionmaker, transaction
+from officegym.db import make_sessionmaker, shared_compilation, transaction
 from officegym.postgres_pool import PostgresPool
 from officegym.registry import import_models
 
@@ -175,8 +175,9 @@ class PostgresBackend:
         """An engine on database `name`; pooled engines count against OPEN_POOLS."""
         self.quoted(name)
         if not pooled:
-            return create_engine(self.url.set(database=name), poolclass=NullPool)
-        engine = create_engine(self.url.set(database=name), poolclass=QueuePool, pool_size=2, max_overflow=6)
+            return shared_compilation(create_engine(self.url.set(database=name), poolclass=NullPool))
+        engine = shared_compilation(create_engine(self.url.set(database=name), poolclass=QueuePool, pool_size=2,
+                                                  max_overflow=6))
         event.listen(engine.pool, "checkout", lambda *_: self._used(name, engine))
         return engine
 

@@ -84,8 +84,11 @@ class McpHost:
         return self._running[episode_id][0]
 
     async def __call__(self, scope, receive, send, episode_id: str) -> None:
-        try:  # in a thread: the registry is read, and an episode of another process is opened
-            episode = await anyio.to_thread.run_sync(self.store.get, episode_id)
+        try:  # in a thread when it may wait: opening another process's episode, a registry on a server
+            if self.store.opened_here(episode_id) and self.store.registry.name == "file":
+                episode = self.store.get(episode_id)  # a dictionary lookup and one file's mtime
+            else:
+                episode = await anyio.to_thread.run_sync(self.store.get, episode_id)
         except OfficeError:
             self.forget(episode_id)
             await PlainTextResponse("No such episode.", status_code=404)(scope, receive, send)
@@ -186,6 +189,13 @@ async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, ep
     if worker:
         await anyio.to_thread.run_sync(store.release)
     await send({"type": "lifespan.shutdown.complete"})
+
+
+# How long a served connection may stay idle. uvicorn closes it after 5 s, the same time as httpx's
+# (and the MCP SDK client's) own default, so a client reusing a connection at that moment met a
+# connection the server had just closed (a read error on a request it never saw). Clients and
+# gateways with the usual idle timeouts now close first.
+KEEP_ALIVE_SECONDS = 75
 
 
 class TcpConfig(uvicorn.Config):

@@ -52,9 +52,11 @@ def tier(kind: str, amount: int, prior: int) -> str:
 
 def approver_of(session, band: str, owner: Person) -> Person:
     """The person who approves a band: the owner's manager, or the head of the department."""
-    if band == "manager":
-        return session.get(Person, owner.manager_id)
-    return session.get(Person, session.scalar(select(Department.head_id).where(Department.name == band)))
+    found = owner.manager_id if band == "manager" else \
+        session.scalar(select(Department.head_id).where(Department.name == band))
+    if found is None:
+        raise RuntimeError(f"the world has no {band} approver for this task")
+    return session.get(Person, found)
 
 
 def _requests(rng, accounts: list[Account]) -> list[dict]:

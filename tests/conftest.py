@@ -41,7 +41,7 @@ ALSO_ON_POSTGRES = {
     "test_chat_actions.py", "test_crm_services.py", "test_crm_pipeline_totals.py", "test_tickets_services.py", "test_tickets_access.py",
     "test_sheets_services.py", "test_crm_tools.py", "test_tickets_tools.py", "test_sheets_tools.py",
     "test_chat_messages.py", "test_bad_input.py", "test_diff_and_checks.py",
-    "test_crm_tasks.py", "test_sheets_tasks.py", "test_parallel.py", "test_colleagues.py",
+    "test_crm_tasks.py", "test_sheets_tasks.py", "test_parallel.py", "test_colleagues.py", "test_served_cost.py",
 }
 
 

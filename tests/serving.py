@@ -21,6 +21,7 @@ class Serving:
         self.home, self.episodes = tmp_path / "home", tmp_path / "episodes"
         if not self.home.exists():  # a second server of a test shares the first one's folders
             self.home.mkdir()
+            settings.worlds_dir.mkdir(parents=True, exist_ok=True)  # a test run alone builds it
             (self.home / "worlds").symlink_to(settings.worlds_dir)
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))

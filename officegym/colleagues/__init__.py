@@ -43,18 +43,25 @@ GOOD_REASONS = ("competitor", "budget", "price", "pricing", "match")
 HOOK = "on_message"  # the session.info key chat.services.post_message hands each new message to
 
 
+QUEUE = "colleagues_queue"  # the session.info key of the messages waiting for their replies
+
+
 def enable(session: Session) -> None:
     """Let colleagues answer the messages posted in this session (the agent's surfaces do this):
     each message is queued as it is posted, and answered when the transaction commits, so the
     journal shows the agent's write before the replies it drew."""
     queued: list[Message] = []
+    session.info[QUEUE] = queued
     session.info[HOOK] = lambda _session, message: queued.append(message)
 
-    def answer_queued(session_: Session) -> None:
-        while queued:
-            answer(session_, queued.pop(0))
 
-    event.listen(session, "before_commit", answer_queued)
+@event.listens_for(Session, "before_commit")
+def _answer_queued(session: Session) -> None:
+    """Answer the messages queued in a session that enabled colleagues (one listener for every
+    session: registering one per session cost more than the rest of a small tool call's setup)."""
+    queued = session.info.get(QUEUE)
+    while queued:
+        answer(session, queued.pop(0))
 
 
 def plant_note(session: Session, person: Person, kind: str, ref, text_: str) -> ColleagueNote:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
 import stat
 import subprocess
 import sys
+import time
 
 import httpx
+import pytest
 from serving import Serving
 
 
@@ -127,3 +130,27 @@ def test_a_server_deletes_at_start_what_a_killed_server_left_behind(tmp_path, se
     finally:
         successor.stop()
 
+
+
+@pytest.mark.parametrize("options", [(), ("--workers", "2")], ids=["one process", "two workers"])
+def test_an_idle_connection_outlives_the_clients_own_keep_alive(tmp_path, settings, options):
+    """httpx (and the MCP SDK's client) drop an idle connection after 5 s; the server keeps it
+    longer, so a client reusing one never meets a connection the server has just closed."""
+    server = Serving(tmp_path, settings, *options)
+    try:
+        server.answering()
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            conn.request("GET", "/healthz")
+            first = conn.getresponse()
+            assert first.status == 200 and first.read()
+            opened = conn.sock
+            time.sleep(6)  # longer than httpx's keep-alive expiry, and than uvicorn's own default
+            conn.request("GET", "/healthz")  # a closed connection raises RemoteDisconnected here
+            second = conn.getresponse()
+            assert second.status == 200 and second.read()
+            assert conn.sock is opened  # the same connection answered both
+        finally:
+            conn.close()
+    finally:
+        server.stop()

@@ -1,0 +1,122 @@
+"""What a served call no longer pays for: statements compiled again for every new episode, and the
+whole tool listing built again for every call."""
+
+from __future__ import annotations
+
+import gc
+
+import anyio
+import httpx
+from mcp.client import Client
+from sqlalchemy import select
+
+from officegym.apps.org.models import Person
+from officegym.mcp_wrappers import server as episode_servers
+
+TASK = "chat.set_topic"
+
+
+def _query_on(episode, handle: str):
+    """Run one query on the episode's database; its result's execution context."""
+    with episode.session() as session:
+        result = session.connection().execute(select(Person.id).where(Person.handle == handle))
+        result.all()
+        return result.context
+
+
+def test_a_statement_compiled_for_one_episode_is_reused_by_the_next(store):
+    first, second = store.create(scale="tiny"), store.create(scale="tiny")
+    try:
+        assert first.engine is not second.engine and first.engine.dialect is second.engine.dialect
+        _query_on(first, "nobody-such-0")
+        context = _query_on(second, "nobody-such-0")  # a new episode, never ran this statement
+        assert context.cache_hit == context.dialect.CACHE_HIT
+        assert _query_on(second, "nobody-such-1").cache_hit == context.dialect.CACHE_HIT  # other values, same SQL
+    finally:
+        store.delete(first.id)
+        store.delete(second.id)
+
+
+def test_a_tool_set_is_listed_once_not_again_for_every_call(live_server, monkeypatch):
+    """The SDK's transport lists every tool to check the headers of each tools/call that has
+    arguments; the listing of a tool set is built once and answered from the cache after that."""
+    listed = []
+    handler = episode_servers.EpisodeServer._handle_list_tools
+
+    async def counting(self, ctx, params):
+        listed.append(self.episode.id)
+        return await handler(self, ctx, params)
+
+    monkeypatch.setattr(episode_servers, "_listings", {})
+    monkeypatch.setattr(episode_servers.EpisodeServer, "_handle_list_tools", counting)
+    made = [httpx.post(f"{live_server.base_url}/api/episodes", json={"task": TASK, "instance": 0},
+                       headers=live_server.admin).json() for _ in range(2)]
+
+    async def session(url: str):
+        async with Client(url) as client:
+            tools = (await client.list_tools()).tools
+            found = [await client.call_tool("org_search_people", {"query": q, "limit": 3}) for q in ("a", "e", "o")]
+            return tools, found
+
+    try:
+        (tools_a, found_a), (tools_b, found_b) = [anyio.run(session, body["mcp_url"]) for body in made]
+    finally:
+        for body in made:
+            httpx.delete(f"{live_server.base_url}/api/episodes/{body['id']}", headers=live_server.admin)
+    assert listed == [made[0]["id"]]  # 2 listings and 6 calls with arguments, one listing built
+    assert [t.model_dump() for t in tools_a] == [t.model_dump() for t in tools_b] and len(tools_a) > 30
+    assert all(not r.is_error and r.structured_content["items"] for r in found_a + found_b)
+    assert sorted(t.name for t in tools_a) == sorted(made[0]["tools"])
+
+
+def test_episode_ids_never_start_with_a_dash_that_a_command_line_would_read_as_an_option(store):
+    made = [store.create(scale="tiny") for _ in range(40)]
+    try:
+        assert all(e.id[0].isalnum() for e in made) and len({e.id for e in made}) == 40
+    finally:
+        for episode in made:
+            store.delete(episode.id)
+
+
+def test_deleted_episodes_give_their_memory_back_to_the_system(settings):
+    from benchmarks.memory import resident_mb
+
+    from officegym.episodes import EpisodeStore
+
+    store = EpisodeStore(settings)  # SQLite: each episode's connection holds a few hundred KB
+    try:
+        warm = store.create(scale="tiny")
+        _query_on(warm, "warm")
+        store.delete(warm.id)
+        gc.collect()
+        before = resident_mb()
+        made = [store.create(scale="tiny") for _ in range(64)]
+        for episode in made:
+            _query_on(episode, "someone")
+        held = resident_mb() - before
+        for episode in made:
+            store.delete(episode.id)
+        made.clear()
+        gc.collect()
+        store.delete(store.create(scale="tiny").id)  # a release after the collection: the store trims
+        assert held > 10 and resident_mb() - before < 0.3 * held
+    finally:
+        store.close()
+
+
+def test_the_listing_cache_keeps_only_the_newest_tool_sets(store, monkeypatch):
+    monkeypatch.setattr(episode_servers, "_listings", {})
+    monkeypatch.setattr(episode_servers, "MAX_LISTINGS", 2)
+    made = [store.create(TASK, 0, scale="tiny", tools=tools) for tools in ("task", "all", ["chat"], "task")]
+
+    async def listed(episode):
+        async with Client(episode.mcp_server()) as client:
+            return {t.name for t in (await client.list_tools()).tools}
+
+    try:
+        names = [anyio.run(listed, episode) for episode in made]
+    finally:
+        for episode in made:
+            store.delete(episode.id)
+    assert names[0] == names[3] == set(made[0].tools) and names[1] == set(made[1].tools)
+    assert [set(served) for served, _ in episode_servers._listings] == [set(made[2].tools), set(made[0].tools)]
