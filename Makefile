@@ -40,7 +40,7 @@ run: $(STAMP)
 test: $(STAMP) chromium xfsprogs postgres
 	$(BIN)/python -m pytest -n auto --dist loadgroup
 
-bench: $(STAMP) postgres
+bench: $(STAMP) chromium postgres
 	$(BIN)/python -m benchmarks
 
 clean:

@@ -31,9 +31,9 @@ def targets(figure: Figure, ratio: float | None) -> list[tuple[str, bool]]:
     if relative:
         checks.append((figure.target, figure.p50 <= float(relative.group(1)) * figure.in_process_p50))
     elif figure.target:
-        match = re.fullmatch(r"p(50|95) <= ([0-9.]+) (ms|s)", figure.target)
+        match = re.fullmatch(r"p(50|95) <= ([0-9.]+) (ms|s|chars)", figure.target)
         value = figure.p50 if match.group(1) == "50" else figure.p95
-        scale = {"ms": 1, "s": 1000}
+        scale = {"ms": 1, "s": 1000, "chars": 1}
         checks.append((figure.target, value * scale[figure.unit] <= float(match.group(2)) * scale[match.group(3)]))
     if figure.kind and ratio is not None:
         checks.append((RATIO_TARGET, ratio <= 2))
@@ -48,6 +48,8 @@ def _cell(text: str) -> str:
 def _number(value: float | None, unit: str) -> str:
     if value is None or math.isnan(value):
         return ""
+    if unit == "chars":
+        return f"{value:.0f}"
     return f"{value:.1f}" if unit == "s" else f"{value:.2f}"
 
 

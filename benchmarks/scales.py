@@ -16,6 +16,7 @@ from officegym.worlds import world_key
 
 from .backends import settings_for, world_size
 from .core import bench_grade, bench_query, bench_reset
+from .page_trees import bench_page_trees
 from .pages import bench_pages
 from .memory import bench_memory
 from .pool import bench_pool
@@ -28,7 +29,7 @@ from .tools import bench_tools
 BENCHES: dict[str, Callable[[Bench], list[Figure]]] = {
     "reset": bench_reset, "pool": bench_pool, "tools": bench_tools, "pages": bench_pages, "query": bench_query,
     "sheets": bench_sheets, "grade": bench_grade, "throughput": bench_throughput,
-    "served": bench_served, "memory": bench_memory}
+    "served": bench_served, "memory": bench_memory, "trees": bench_page_trees}
 BUILD_TARGETS = {"medium": "p50 <= 60 s", "large": "p50 <= 600 s"}
 
 

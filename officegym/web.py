@@ -146,6 +146,7 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     from officegym.apps.org.views import bp as org_bp
     from officegym.apps.sheets.views import bp as sheets_bp
     from officegym.apps.tickets.views import bp as tickets_bp
+    from officegym.web_lookups import bp as lookup_bp
 
     app = Flask(__name__)
     app.config.update(
@@ -252,4 +253,5 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     app.register_blueprint(crm_bp, url_prefix="/e/<episode_id>/crm")
     app.register_blueprint(tickets_bp, url_prefix="/e/<episode_id>/tickets")
     app.register_blueprint(sheets_bp, url_prefix="/e/<episode_id>/sheets")
+    app.register_blueprint(lookup_bp, url_prefix="/e/<episode_id>/lookup")
     return app
