@@ -101,3 +101,14 @@ def test_every_page_shows_the_company_date_and_time_as_get_me_does(browser):
     shown = re.search(r'<time[^>]*datetime="([^"]+)"[^>]*data-testid="company-now">([^<]+)</time>', page)
     assert shown and shown.group(1) == now.isoformat(timespec="minutes")
     assert shown.group(2) == now.strftime("%A %d %B %Y, %H:%M")
+
+
+def _title(response) -> str:
+    return re.search(r"<title>(.*?)</title>", response.get_data(as_text=True), re.S).group(1)
+
+
+def test_a_directory_page_title_says_where_you_are(browser, owner):
+    assert _title(browser.get("/org/?q=an&department=sales")) == "People matching “an” in Sales – Directory · officegym"
+    assert _title(browser.get("/org/")) == "People – Directory · officegym"
+    assert _title(browser.get(f"/org/people/{owner.handle}")) == (f"{owner.name} (@{owner.handle}) – Directory"
+                                                                   " · officegym")
