@@ -39,7 +39,7 @@ def heaviest_pages(episode) -> dict[str, str]:
         workbook = db.get(Workbook, sheet.workbook_id)
         grid = f"/sheets/w/{workbook.id}?sheet={quote(sheet.name)}"
     return {"chat #general": "/chat/c/general", "crm open opportunities": "/crm/opportunities?stage=open",
-            "crm opportunity kanban": "/crm/opportunities/kanban", "tickets ENG board": "/tickets/projects/ENG/board",
+            "crm opportunity kanban": "/crm/opportunities/board", "tickets ENG board": "/tickets/projects/ENG/board",
             "sheets grid window": grid, "org people": "/org/"}
 
 

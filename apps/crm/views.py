@@ -1,26 +1,56 @@
 """CRM pages: home, list views with filter/sort/pagination, search and the pipeline report.
-Record pages and every form live in record_views.py. Views parse, call a service, render."""
+Record pages and forms live in record_views.py, actions in action_views.py, the Kanban board in
+board_views.py. Views parse, call a service, render."""
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
+from officegym.apps.org.schemas import people_briefs
 from officegym.web import arg_int, ui
 
-from . import services
+from . import presenters, services
 from .fields import dollars
-from .models import (CASE_PRIORITIES, CASE_STATUSES, INDUSTRIES, LEAD_SOURCES, LEAD_STATUSES, REGIONS, STAGES)
+from .models import (ACTIVITY_KINDS, CASE_PRIORITIES, CASE_STATUSES, INDUSTRIES, LEAD_SOURCES, LEAD_STATUSES,
+                     REGIONS, STAGES)
 
 bp = Blueprint("crm", __name__, template_folder="templates")
 PAGE = 25
 
 
-def _arg(name: str) -> str:
+def arg(name: str) -> str:
+    """A query-string value, stripped ("" when absent)."""
     return request.args.get(name, "").strip()
 
 
 def _sorting(default: str, descending: bool = False) -> tuple[str, bool]:
-    return _arg("sort") or default, (_arg("dir") or ("desc" if descending else "asc")) == "desc"
+    return arg("sort") or default, (arg("dir") or ("desc" if descending else "asc")) == "desc"
+
+
+def filter_title(noun: str) -> str:
+    """What a list shows, for its page title: "Opportunities: open, owner @ana, “acme”"."""
+    parts = []
+    for name, label in (("stage", ""), ("industry", ""), ("region", ""), ("status", ""), ("source", ""),
+                        ("priority", ""), ("owner", "owner "), ("account", "account "),
+                        ("close_from", "closing from "), ("close_to", "closing by ")):
+        if arg(name):
+            parts.append(label + arg(name))
+    if arg("q"):
+        parts.append(f"\u201c{arg('q')}\u201d")
+    return f"{noun}: {', '.join(parts) or 'All'}"
+
+
+def kept() -> dict[str, str]:
+    """The filters the table and the Kanban board share, to switch views without losing them."""
+    return {name: arg(name) for name in ("q", "owner", "account", "close_from", "close_to") if arg(name)}
+
+
+def _list(db, noun: str, kind: str, page, cells, columns, sort: tuple[str, bool], **extra):
+    """Render a list view: one row per record with its cells and its owner."""
+    owners = people_briefs(db, {r.owner_id for r in page.items})
+    rows = [(r.id, row, owners[r.owner_id]) for r, row in zip(page.items, cells)]
+    return render_template("crm/list.html", noun=noun, title=filter_title(noun), kind=kind, page=page, rows=rows,
+                           columns=columns, sort=sort[0], descending=sort[1], keep=kept(), **extra)
 
 
 @bp.get("/")
@@ -30,92 +60,87 @@ def home():
         scope = services.scope_of(db, actor)
         sales = scope.is_sales or scope.is_admin
         deals = services.list_opportunities(db, actor, stage="open", owner=actor.id, limit=10) if sales else None
-        tasks = services.list_my_tasks(db, actor, limit=10) if sales else None
-        approvals = services.list_approvals(db, actor, status="Pending", mine=True) if sales else None
-        return render_template("crm/home.html", sales=sales, deals=deals, tasks=tasks, approvals=approvals,
-                               dollars=dollars)
+        tasks = presenters.activities_out(db, services.list_my_tasks(db, actor, limit=10).items) if sales else []
+        pending = services.list_approvals(db, actor, status="Pending", mine=True).items if sales else []
+        return render_template("crm/home.html", sales=sales, deals=deals, tasks=tasks,
+                               approvals=presenters.approvals_out(db, pending), dollars=dollars)
 
 
 @bp.get("/accounts")
 def accounts():
     """Accounts, filtered by words, industry, region and owner."""
-    sort, descending = _sorting("name")
+    sort = _sorting("name")
     with ui() as (db, actor):
-        page = services.list_accounts(db, actor, _arg("q"), _arg("industry") or None, _arg("region") or None,
-                                      _arg("owner") or None, sort, descending, arg_int("offset", 0), PAGE)
-        rows = [(a.id, [a.name, a.industry, a.region, a.size]) for a in page.items]
-        return render_template("crm/list.html", title="Accounts", kind="account", page=page, rows=rows,
-                               columns=[("name", "Name"), ("industry", "Industry"), ("region", "Region"),
-                                        ("size", "Employees")],
-                               filters=[("industry", "Industry", INDUSTRIES), ("region", "Region", REGIONS)],
-                               new_url="crm.new_account")
+        page = services.list_accounts(db, actor, arg("q"), arg("industry") or None, arg("region") or None,
+                                      arg("owner") or None, *sort, arg_int("offset", 0), PAGE)
+        return _list(db, "Accounts", "account", page, [[a.name, a.industry, a.region, a.size] for a in page.items],
+                     [("name", "Name"), ("industry", "Industry"), ("region", "Region"), ("size", "Employees")],
+                     sort, filters=[("industry", "Industry", INDUSTRIES), ("region", "Region", REGIONS)],
+                     creatable=True)
 
 
 @bp.get("/contacts")
 def contacts():
     """Contacts, filtered by words and account."""
-    sort, descending = _sorting("name")
+    sort = _sorting("name")
     with ui() as (db, actor):
-        page = services.list_contacts(db, actor, _arg("q"), _arg("account") or None, _arg("owner") or None, sort,
-                                      descending, arg_int("offset", 0), PAGE)
-        rows = [(c.id, [c.name, c.title, c.account.name, c.email]) for c in page.items]
-        return render_template("crm/list.html", title="Contacts", kind="contact", page=page, rows=rows,
-                               columns=[("name", "Name"), ("title", "Title"), ("", "Account"), ("", "Email")],
-                               filters=[], new_url=None)
+        page = services.list_contacts(db, actor, arg("q"), arg("account") or None, arg("owner") or None, *sort,
+                                      arg_int("offset", 0), PAGE)
+        return _list(db, "Contacts", "contact", page,
+                     [[c.name, c.title, c.account.name, c.email] for c in page.items],
+                     [("name", "Name"), ("title", "Title"), ("", "Account"), ("", "Email")], sort, filters=[],
+                     creatable=False)
 
 
 @bp.get("/leads")
 def leads():
     """Leads, filtered by words, status and source."""
-    sort, descending = _sorting("created", True)
+    sort = _sorting("created", True)
     with ui() as (db, actor):
-        page = services.list_leads(db, actor, _arg("q"), _arg("status") or None, _arg("source") or None,
-                                   _arg("owner") or None, sort, descending, arg_int("offset", 0), PAGE)
-        rows = [(lead.id, [lead.name, lead.company, lead.status, lead.source]) for lead in page.items]
-        return render_template("crm/list.html", title="Leads", kind="lead", page=page, rows=rows,
-                               columns=[("name", "Name"), ("company", "Company"), ("status", "Status"),
-                                        ("", "Source")],
-                               filters=[("status", "Status", LEAD_STATUSES), ("source", "Source", LEAD_SOURCES)],
-                               new_url="crm.new_lead")
+        page = services.list_leads(db, actor, arg("q"), arg("status") or None, arg("source") or None,
+                                   arg("owner") or None, *sort, arg_int("offset", 0), PAGE)
+        return _list(db, "Leads", "lead", page, [[x.name, x.company, x.status, x.source] for x in page.items],
+                     [("name", "Name"), ("company", "Company"), ("status", "Status"), ("", "Source")], sort,
+                     filters=[("status", "Status", LEAD_STATUSES), ("source", "Source", LEAD_SOURCES)],
+                     creatable=True)
 
 
 @bp.get("/opportunities")
 def opportunities():
     """Opportunities, filtered by words, stage, owner and close dates."""
-    sort, descending = _sorting("close_date")
+    sort = _sorting("close_date")
     with ui() as (db, actor):
-        page = services.list_opportunities(db, actor, _arg("q"), _arg("stage") or None, _arg("owner") or None,
-                                           _arg("account") or None, _arg("close_from") or None,
-                                           _arg("close_to") or None, sort, descending, arg_int("offset", 0), PAGE)
-        rows = [(o.id, [o.name, o.account.name, o.stage, dollars(o.amount_cents), o.close_date.isoformat()])
-                for o in page.items]
-        return render_template("crm/list.html", title="Opportunities", kind="opportunity", page=page, rows=rows,
-                               columns=[("name", "Name"), ("", "Account"), ("stage", "Stage"), ("amount", "Amount"),
-                                        ("close_date", "Close date")],
-                               filters=[("stage", "Stage", ("open", "closed") + STAGES)], dates=True,
-                               new_url="crm.new_opportunity")
+        page = services.list_opportunities(db, actor, arg("q"), arg("stage") or None, arg("owner") or None,
+                                           arg("account") or None, arg("close_from") or None,
+                                           arg("close_to") or None, *sort, arg_int("offset", 0), PAGE)
+        cells = [[o.name, o.account.name, o.stage, dollars(o.amount_cents), o.close_date.isoformat()]
+                 for o in page.items]
+        return _list(db, "Opportunities", "opportunity", page, cells,
+                     [("name", "Name"), ("", "Account"), ("stage", "Stage"), ("amount", "Amount"),
+                      ("close_date", "Close date")], sort,
+                     filters=[("stage", "Stage", ("open", "closed") + STAGES)], dates=True, creatable=True,
+                     views=True)
 
 
 @bp.get("/cases")
 def cases():
     """Cases, filtered by words, status and priority."""
-    sort, descending = _sorting("created", True)
+    sort = _sorting("created", True)
     with ui() as (db, actor):
-        page = services.list_cases(db, actor, _arg("q"), _arg("status") or None, _arg("priority") or None,
-                                   _arg("account") or None, _arg("owner") or None, sort, descending,
+        page = services.list_cases(db, actor, arg("q"), arg("status") or None, arg("priority") or None,
+                                   arg("account") or None, arg("owner") or None, *sort,
                                    arg_int("offset", 0), PAGE)
-        rows = [(c.id, [c.subject, c.account.name, c.status, c.priority]) for c in page.items]
-        return render_template("crm/list.html", title="Cases", kind="case", page=page, rows=rows,
-                               columns=[("subject", "Subject"), ("", "Account"), ("status", "Status"),
-                                        ("priority", "Priority")],
-                               filters=[("status", "Status", ("open",) + CASE_STATUSES),
-                                        ("priority", "Priority", CASE_PRIORITIES)], new_url="crm.new_case")
+        return _list(db, "Cases", "case", page, [[c.subject, c.account.name, c.status, c.priority]
+                                                 for c in page.items],
+                     [("subject", "Subject"), ("", "Account"), ("status", "Status"), ("priority", "Priority")],
+                     sort, filters=[("status", "Status", ("open",) + CASE_STATUSES),
+                                    ("priority", "Priority", CASE_PRIORITIES)], creatable=True)
 
 
 @bp.get("/search")
 def search():
     """Every record type whose name, email, company or subject contains the words."""
-    query = _arg("q")
+    query = arg("q")
     with ui() as (db, actor):
         page = services.search_records(db, actor, query, None, arg_int("offset", 0), PAGE) if query else None
         return render_template("crm/search.html", q=query, page=page)
@@ -124,7 +149,7 @@ def search():
 @bp.get("/reports/pipeline")
 def pipeline():
     """Deals grouped by stage, owner or quarter, a page of groups at a time, as a table and bars."""
-    group_by, stages, quarter = _arg("group_by") or "stage", _arg("stages") or "open", _arg("quarter")
+    group_by, stages, quarter = arg("group_by") or "stage", arg("stages") or "open", arg("quarter")
     with ui() as (db, actor):
         report = services.pipeline_report(db, actor, group_by, quarter or None, None, stages,
                                           arg_int("offset", 0), PAGE)
@@ -134,4 +159,10 @@ def pipeline():
                                report=report, page=report.page, dollars=dollars)
 
 
-from . import record_views  # noqa: E402,F401 - registers the record pages on bp
+@bp.context_processor
+def choices():
+    """Option lists every CRM template may need."""
+    return {"activity_kinds": ACTIVITY_KINDS}
+
+
+from . import board_views, record_views  # noqa: E402,F401 - register the other pages on bp

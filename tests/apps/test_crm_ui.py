@@ -46,7 +46,8 @@ PAGES = ["/crm/", "/crm/accounts", "/crm/accounts?sort=region&dir=desc", "/crm/c
          "/crm/opportunities?stage=open&sort=amount&dir=desc", "/crm/cases?status=open", "/crm/search?q=a",
          "/crm/reports/pipeline?group_by=owner&stages=all", "/crm/accounts/1", "/crm/contacts/1", "/crm/leads/1",
          "/crm/leads/1/convert", "/crm/opportunities/1", "/crm/cases/1", "/crm/opportunity/new",
-         "/crm/opportunity/1/edit"]
+         "/crm/opportunity/1/edit", "/crm/opportunities/board?stage=open", "/crm/opportunities/board?q=a",
+         "/crm/opportunities/1/close?stage=Closed+Lost", "/crm/account/1/edit?focus=owner", "/crm/lead/new"]
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -116,7 +117,8 @@ def test_forms_write_through_the_services(browser, rep):
                         {"kind": "task", "subject": "Chase legal", "due_date": "2026-03-20"}).status_code == 303
     assert browser.post("/crm/account/new", {"name": "Brand New Co", "industry": "Retail"}).status_code == 303
     assert browser.post(f"/crm/leads/{lead.id}/convert", {"create_opportunity": "yes", "amount": "$12,000",
-                                                         "close_date": "2026-05-01"}).status_code == 303
+                                                         "close_date": "2026-05-01",
+                                                         "stage": "Qualification"}).status_code == 303
     if case is not None:
         assert browser.post(f"/crm/cases/{case.id}/escalate", {"reason": "VIP"}).status_code == 303
     with browser.db() as db:
@@ -148,6 +150,9 @@ REFUSALS = [
     ("/crm/lead/new", {"first_name": "A", "last_name": "B", "company": "C", "email": "nope"}, 400, "not an email"),
     ("/crm/case/new", {"account": "999999", "subject": "Broken"}, 404, "No account has id"),
     ("/crm/opportunities/{deal}/reopen", {}, 409, "only closed deals are reopened"),
+    ("/crm/opportunities/{deal}/stage", {"stage": ""}, 400, "stage must be one of"),
+    ("/crm/opportunities/{deal}/line-items", {"product": "", "quantity": "1"}, 400, "Name a product"),
+    ("/crm/opportunity/{deal}/activities", {"kind": "", "subject": "Call"}, 400, "kind must be one of"),
     ("/crm/line-items/999999/update", {"quantity": "2"}, 404, "No line item has id"),
     ("/crm/line-items/{item}/update", {"quantity": "0"}, 400, "quantity must be a whole number"),
     ("/crm/line-items/{item}/discount", {"discount": "15", "reason": "x"}, 400, "need no approval"),

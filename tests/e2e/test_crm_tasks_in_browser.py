@@ -51,11 +51,12 @@ def test_close_lost_with_reason_through_the_ui(page, task_run, instance):
     reason = re.search(r"loss reason (\w[\w ]*?)(?: \(|\.)", instruction).group(1)
     competitor = re.search(r"they chose (.+?)\)", instruction)
     _open_opportunity(page, name)
-    page.get_by_label("Move to stage").select_option("Closed Lost")
-    page.get_by_label("Loss reason (Closed Lost only)").select_option(reason)
+    page.get_by_role("button", name="Move to Closed Lost").click()  # the closing form asks the reason
+    assert page.title().startswith(f"Close {name} | Opportunity")
+    page.get_by_label("Loss reason", exact=True).select_option(reason)
     if competitor:
-        page.get_by_label("Competitor").fill(competitor.group(1))
-    page.get_by_test_id("stage-submit").click()
+        page.get_by_label("Competitor (when the loss reason is Competitor)").fill(competitor.group(1))
+    page.get_by_role("button", name="Close as lost").click()
     assert page.locator('[data-testid="stage"][aria-current="step"]').inner_text() == "Closed Lost"
     _assert_perfect(run)
 
@@ -65,6 +66,7 @@ def test_follow_up_task_through_the_ui(page, task_run):
     name, subject, due = re.search(r'opportunity "(.+?)" with the subject "(.+?)", due on (\d{4}-\d\d-\d\d)',
                                    _start(page, run)).groups()
     _open_opportunity(page, name)
+    page.get_by_role("tab", name="Activity").click()
     page.get_by_label("Activity type").select_option("task")
     page.get_by_label("Subject").fill(subject)
     page.get_by_label("Due date (tasks only, YYYY-MM-DD)").fill(due)
@@ -88,4 +90,24 @@ def test_biggest_open_deal_answer_through_the_ui(page, task_run):
     amount = page.get_by_test_id("record-row").first.locator("td").nth(3).inner_text()
     page.get_by_label("Your answer").fill(amount)
     page.get_by_test_id("banner-answer-submit").click()
+    _assert_perfect(run)
+
+
+@pytest.mark.parametrize("instance", [0, 1])
+def test_close_won_deal_along_the_path_through_the_ui(page, task_run, instance):
+    run = task_run("crm.close_won_deal", instance)
+    name, signed = re.search(r'opportunity "(.+?)" on (\d{4}-\d\d-\d\d)\.', _start(page, run)).groups()
+    _open_opportunity(page, name)
+    page.get_by_role("link", name="Edit Close date").click()  # the inline editor
+    page.get_by_role("textbox", name="Close date").fill(signed)
+    page.get_by_role("button", name="Save", exact=True).click()
+    assert page.get_by_test_id("field-close-date").first.inner_text() == signed
+    complete = page.get_by_role("button", name="Mark stage as complete")
+    while complete.count():  # one stage at a time, up to Negotiation
+        before = page.locator('[data-testid="stage"][aria-current="step"]').inner_text()
+        complete.click()
+        assert page.locator('[data-testid="stage"][aria-current="step"]').inner_text() != before
+    assert page.locator('[data-testid="stage"][aria-current="step"]').inner_text() == "Negotiation"
+    page.get_by_role("button", name="Move to Closed Won").click()
+    assert page.locator('[data-testid="stage"][aria-current="step"]').inner_text() == "Closed Won"
     _assert_perfect(run)
