@@ -196,8 +196,11 @@ def tickets_get_board(
         "The sprint to show (name or id); omit for the active sprint, or the open backlog/queue"))] = None,
     offset: Offset = 0,
     limit: bounded(1, 200, "Cards per column (1-200)") = services.BOARD_CARDS,
+    query: Text(2000, "Keep only the cards this query matches, e.g. `assignee = currentUser()` "
+                      "(its ORDER BY is ignored)") = "",
 ) -> schemas.BoardOut:
     """Get a project's board: tickets in columns by status, highest priority first, for a sprint or the
     open backlog or service queue; every column shows `limit` cards from `offset` and counts them all."""
     with episode_call(ctx) as (session, actor):
-        return schemas.board_out(session, services.get_board(session, actor, project, sprint, offset, limit))
+        return schemas.board_out(session, services.get_board(session, actor, project, sprint, offset, limit,
+                                                             query or None))

@@ -25,6 +25,7 @@ from .access import read_filter, require_lead, require_worker
 from .history import apply_changes
 from .lookups import resolve_project, resolve_sprint, resolve_ticket
 from .models import Project, Sprint, Ticket
+from .query import compile_query
 
 BOARD_CARDS = 10  # cards per column shown at once: a board of a big team's sprint would be unreadable
 
@@ -156,18 +157,22 @@ def _totals(session: Session, stmt) -> dict[str, int]:
 
 
 def get_board(session: Session, actor: Person, project: int | str, sprint: int | str | None = None,
-              offset: int = 0, limit: int = BOARD_CARDS) -> Board:
+              offset: int = 0, limit: int = BOARD_CARDS, query: str | None = None) -> Board:
     """The project's board: the given or the active sprint, else the open tickets (the backlog or
     queue); each column shows its cards from `offset`, at most `limit` of them, highest priority
-    first, and counts them all."""
+    first, and counts them all. A `query` in the query language (such as `assignee = currentUser()`)
+    keeps only the cards it matches; its ORDER BY is ignored, the board keeps its own order."""
     check_window(offset, limit)
     found = resolve_project(session, project)
+    matching = compile_query(session, actor, query)[0] if query else None
     chosen = resolve_sprint(session, found, sprint) if sprint not in (None, "") else (
         None if found.is_service_desk else active_sprint(session, found))
     kinds = workflow.SERVICE_STATUSES if found.is_service_desk else workflow.SOFTWARE_STATUSES
     base = select(Ticket).where(Ticket.project_id == found.id, read_filter(session, actor))
     base = base.where(Ticket.sprint_id == chosen.id) if chosen else base.where(
         Ticket.status.not_in(workflow.DONE_STATUSES))
+    if matching is not None:
+        base = base.where(matching)
     totals = _totals(session, base)
     # One query per column, highest priority first, reading one window on the (sprint or project,
     # status, priority rank, number) indexes: a board of a huge sprint costs what a small one does.

@@ -1,36 +1,43 @@
-"""The ticket page and every form on it: edit, assign, transitions, comments and work notes,
-watching, links and the sprint. Forms hand the raw text to the services, which parse it exactly as
-for the MCP tools. The ticket page shows the same presentation the MCP tool returns."""
+"""The ticket page and every form on it: the status menu and the transition form, fields edited in
+place, the edit form, assignment, comments and work notes, watching, links and the sprint. Forms
+hand the raw text to the services, which parse it exactly as for the MCP tools. The ticket page
+shows the same presentation the MCP tool returns."""
 
 from __future__ import annotations
 
 from flask import render_template, request, url_for
 
 from officegym.apps.crm.models import Account
-from officegym.errors import Invalid
+from officegym.errors import Conflict, Invalid
 from officegym.web import arg_int, back_url, see_other, ui
 
 from . import presenters, services
 from .models import LEVELS, LINK_KINDS, PRIORITIES
-from .views import bp, flash_info, form
+from .views import arg, bp, flash_info, form
 
 COMMENTS = 100
 
 
 @bp.get("/<key>")
 def ticket(key: str):
-    """One ticket: fields, SLA clocks, transitions, assignment, comments, links, watchers, history."""
+    """One ticket: the status menu, fields editable in place, SLA clocks, comments, links, watchers,
+    history. `?edit=<field>` opens that field's editor (the page's editors without JavaScript)."""
     with ui() as (db, actor):
         found = services.get_ticket(db, actor, key)
         detail = presenters.ticket_detail_out(db, actor, found)
         comments = services.list_comments(db, actor, found.key, arg_int("offset", 0), COMMENTS)
-        sprints = [] if found.project.is_service_desk else services.list_sprints(db, actor, found.project.key)
+        software = not found.project.is_service_desk
+        sprints = services.list_sprints(db, actor, found.project.key) if software else []
+        parent = services.get_ticket(db, actor, detail.parent) if detail.parent else None
         return render_template(
             "tickets/ticket.html", ticket=detail, project=found.project, comments=comments,
             comment_rows=presenters.comments_out(db, comments.items),
             history=presenters.history_out(db, services.get_history(db, actor, found.key)),
-            groups=services.list_groups(db, actor), link_kinds=sorted({r for pair in LINK_KINDS.values() for r in pair}),
+            groups=services.list_groups(db, actor),
+            link_kinds=sorted({r for pair in LINK_KINDS.values() for r in pair}),
             sprints=[s for s in sprints if s.state != "closed" or s.id == found.sprint_id],
+            components=services.list_components(db, actor, found.project.key), priorities=PRIORITIES,
+            levels=LEVELS, parent=parent, editing=request.args.get("edit", ""),
             watching=any(w.id == actor.id for w in detail.watchers))
 
 
@@ -51,26 +58,31 @@ def edit_ticket(key: str):
                                chosen_components=services.components_of(db, found))
 
 
+def _sent(name: str) -> str | None:
+    """A form field stripped, or None when the form did not send it (the field is kept)."""
+    return request.form[name].strip() if name in request.form else None
+
+
 @bp.post("/<key>/edit")
 def update_ticket(key: str):
-    """Save the edit form; every field is sent, so unchanged ones are simply equal and a blank due
-    date, story points or account clears it (components only when the form showed their checkboxes:
-    unchecking them all clears them)."""
+    """Save the edit form or one field edited in place. A field the form does not send is kept; a
+    blank due date, story points or account clears it, blank labels clear them (components only when
+    the form showed their checkboxes: unchecking them all clears them)."""
     with ui() as (db, actor):
         found = services.get_ticket(db, actor, key)
         is_incident = found.type == "Incident"
         services.update_ticket(
-            db, actor, found.key, summary=form("summary"), description=form("description"),
+            db, actor, found.key, summary=request.form.get("summary"), description=request.form.get("description"),
             priority=None if is_incident else (form("priority") or None),
             impact=form("impact") or None if is_incident else None,
             urgency=form("urgency") or None if is_incident else None,
-            due_date=form("due_date").strip(), labels=form("labels"),
+            due_date=_sent("due_date"), labels=request.form.get("labels"),
             components=request.form.getlist("components") if form("components_shown") else None,
-            story_points=None if found.project.is_service_desk else form("story_points").strip(),
-            account=form("account").strip() if "account" in request.form else None)
+            story_points=None if found.project.is_service_desk else _sent("story_points"),
+            account=_sent("account"))
         done = found.key
     flash_info(f"Saved {done}.")
-    return see_other(url_for("tickets.ticket", key=done))
+    return see_other(back_url(url_for("tickets.ticket", key=done)))
 
 
 def _done(key: str, message: str):
@@ -80,13 +92,33 @@ def _done(key: str, message: str):
 
 @bp.post("/<key>/assign")
 def assign(key: str):
-    """Set the assignee and/or the group; a blank field keeps it, '-' clears it."""
+    """Set the assignee and/or the group: a field the form does not send is kept, a blank one or '-'
+    clears it."""
     def value(name: str):
-        raw = form(name).strip()
-        return None if raw == "" else "" if raw == "-" else raw
+        raw = _sent(name)
+        return "" if raw == "-" else raw
     with ui() as (db, actor):
         services.assign_ticket(db, actor, key, value("assignee"), value("group"))
     return _done(key, f"Assignment of {key.upper()} saved.")
+
+
+@bp.get("/<key>/transition")
+def transition_form(key: str):
+    """The form of a transition that needs input: its resolution and an optional comment."""
+    name = arg("name")
+    with ui() as (db, actor):
+        found = services.get_ticket(db, actor, key)
+        offered = services.available_transitions(db, actor, found.key)
+        chosen = next((t for t in offered if t.name.lower() == name.lower()), None)
+        if chosen is None:
+            listed = ", ".join(repr(t.name) for t in offered) or "none"
+            raise Conflict(f"{found.key} is {found.status}; {name!r} is not a transition from there. "
+                           f"Available: {listed}.")
+        back = arg("next")
+        if not (back.startswith(url_for("home")) and "//" not in back and "\\" not in back
+                and all(ord(c) >= 32 for c in back)):
+            back = url_for("tickets.ticket", key=found.key)  # only a page of this episode
+        return render_template("tickets/transition_form.html", ticket=found, transition=chosen, back=back)
 
 
 @bp.post("/<key>/transition")
@@ -112,13 +144,14 @@ def comment(key: str):
 
 @bp.post("/<key>/watch")
 def watch(key: str):
-    """Start or stop watching (yourself, or someone named if you work the ticket)."""
-    person = form("person").strip() or None
+    """Start or stop watching: yourself, or the people named (comma-separated) if you work the ticket."""
+    people = [p.strip() for p in form("person").split(",") if p.strip()] or [None]
     with ui() as (db, actor):
-        if form("stop"):
-            services.unwatch_ticket(db, actor, key, person)
-        else:
-            services.watch_ticket(db, actor, key, person)
+        for person in people:
+            if form("stop"):
+                services.unwatch_ticket(db, actor, key, person)
+            else:
+                services.watch_ticket(db, actor, key, person)
     return _done(key, "Watchers updated.")
 
 

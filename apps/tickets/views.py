@@ -1,17 +1,17 @@
-"""Tickets pages: projects, boards with sprint administration, search with the query box, and the
-create form. The ticket page and its forms live in ticket_views.py. Views parse, call a service,
-render; every rule is in the services."""
+"""Tickets pages: projects, search with the query box and quick filters, and the create form. The
+ticket page and its forms live in ticket_views.py, the board and the backlog in board_views.py.
+Views parse, call a service, render; every rule is in the services."""
 
 from __future__ import annotations
 
 from flask import Blueprint, flash, render_template, request, url_for
 
-from officegym.errors import Invalid, OfficeError
-from officegym.web import arg_int, back_url, see_other, ui
+from officegym.errors import OfficeError
+from officegym.web import arg_int, see_other, ui
 
 from . import presenters, services, workflow
 from .models import LEVELS, PRIORITIES, SERVICE_TYPES, SOFTWARE_TYPES, TYPES
-from .query import tokenize
+from .quick import quick_filters, split_order
 
 bp = Blueprint("tickets", __name__, template_folder="templates")
 PAGE = 25
@@ -52,34 +52,6 @@ def home():
         return render_template("tickets/home.html", projects=projects, mine=mine)
 
 
-@bp.get("/projects/<key>/board")
-def board(key: str):
-    """A project's board: columns by status for the chosen or the active sprint, else the open work."""
-    with ui() as (db, actor):
-        shown = services.get_board(db, actor, key, arg("sprint") or None, arg_int("offset", 0), CARDS)
-        project = shown.project
-        sprints = [] if project.is_service_desk else services.list_sprints(db, actor, project.key)
-        is_lead = actor.is_admin or actor.id == project.lead_id
-        return render_template("tickets/board.html", board=shown, project=project, sprints=sprints, is_lead=is_lead)
-
-
-@bp.post("/projects/<key>/sprints")
-def sprint_action(key: str):
-    """Create, start or complete a sprint (the project lead's forms on the board)."""
-    action = form("action")
-    with ui() as (db, actor):
-        if action == "create":
-            services.create_sprint(db, actor, key, form("name"), form("goal"))
-        elif action == "start":
-            services.start_sprint(db, actor, key, form("sprint"), form("end_date"), form("start_date") or None)
-        elif action == "complete":
-            services.complete_sprint(db, actor, key, form("sprint"), form("move_to") or None)
-        else:
-            raise Invalid("Choose a sprint action: create, start or complete.")
-    flash_info(f"Sprint {action} done.")
-    return see_other(back_url(url_for("tickets.board", key=key)))
-
-
 def _query_from_filters() -> str:
     """The query typed in the box, or one built from the simple filters."""
     if arg("q"):
@@ -96,18 +68,6 @@ def _query_from_filters() -> str:
     return " AND ".join(parts)
 
 
-def _without_order(query: str) -> str:
-    """The query without its ORDER BY clause (left whole when it does not parse: the search says why)."""
-    try:
-        tokens = tokenize(query)
-    except OfficeError:
-        return query
-    for token, following in zip(tokens, tokens[1:]):
-        if token.upper == "ORDER" and following.upper == "BY":
-            return query[:token.at].rstrip()
-    return query
-
-
 @bp.get("/search")
 def search():
     """Tickets matching the query box (or the filters), sortable by column, in pages."""
@@ -117,7 +77,7 @@ def search():
         projects = services.list_projects(db, actor)
         text = query
         if sort in SORTS:  # a column header replaces the query's own ORDER BY
-            text = f"{_without_order(query)} ORDER BY {sort} {'DESC' if arg('dir') == 'desc' else 'ASC'}"
+            text = f"{split_order(query)[0]} ORDER BY {sort} {'DESC' if arg('dir') == 'desc' else 'ASC'}"
         try:
             page = services.search_tickets(db, actor, text, arg_int("offset", 0), PAGE)
             error = None
@@ -125,7 +85,8 @@ def search():
             page, error = None, refused.message
         status = 400 if error else 200
         return render_template("tickets/search.html", page=page, error=error, query=query, projects=projects,
-                               types=TYPES, statuses=workflow.ALL_STATUSES), status
+                               types=TYPES, statuses=workflow.ALL_STATUSES,
+                               quick=[(q, url_for("tickets.search", q=q.query)) for q in quick_filters(query)]), status
 
 
 @bp.get("/create")
@@ -159,5 +120,5 @@ def create_ticket():
     return see_other(url_for("tickets.ticket", key=key))
 
 
-from . import kb_views, ticket_views  # noqa: E402  (imported last: they add their routes to bp)
-ROUTE_MODULES = (ticket_views, kb_views)  # named here so linters see why they are imported
+from . import board_views, kb_views, ticket_views  # noqa: E402  (imported last: they add their routes to bp)
+ROUTE_MODULES = (ticket_views, board_views, kb_views)  # named here so linters see why they are imported

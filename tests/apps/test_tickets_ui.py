@@ -196,10 +196,14 @@ def test_ticket_page_shows_sla_clocks_and_resolution_choices(browser):
         clocks = services.get_sla(db, browser.episode.actor(db), incident.key)
     page = text_of(browser.get(f"/tickets/{incident.key}"))
     assert re.findall(r'data-testid="sla-clock" data-state="(\w+)"', page) == [c.state for c in clocks]
-    resolve = re.search(r'data-transition="Resolve">(.*?)</form>', page, re.S).group(1)
-    assert re.findall(r"<option>(.*?)</option>", resolve) == ["Fixed", "Workaround", "Duplicate", "Cannot Reproduce",
-                                                               "Cancelled"]
-    assert 'data-transition="Wait for customer"' in page and 'data-transition="Start work"' not in page
+    menu = re.search(r'data-testid="transitions">(.*?)</details>', page, re.S).group(1)
+    offered = re.findall(r'data-transition="([^"]+)"', menu)
+    assert offered == ["Wait for customer", "Resolve"] and "Start work" not in menu  # In Progress: these two only
+    form_url = re.search(r'<a class="menu-item" href="([^"]+)"[^>]*data-transition="Resolve"', menu).group(1)
+    form = text_of(browser.get(form_url.replace("&amp;", "&").removeprefix(browser.base)))
+    assert re.findall(r"<option>(.*?)</option>", form) == ["Fixed", "Workaround", "Duplicate", "Cannot Reproduce",
+                                                            "Cancelled"]
+    assert 'name="comment"' in form and f'action="{browser.base}/tickets/{incident.key}/transition"' in form
 
 
 def test_forms_fit_the_project_and_ticket_type(browser):

@@ -246,6 +246,10 @@ def test_board_columns_show_a_window_of_cards_and_count_them_all(world):
     assert [c["total"] for c in new] == [2, 2] and first["next_offset"] == 1 and second["next_offset"] is None
     assert [t["key"] for c in new for t in c["tickets"]] == queued["New"]  # the same order, one card at a time
     lead.fails("tickets_get_board", {"project": DESK, "limit": 0}, "limit")
+    only = lead.ok("tickets_get_board", {"project": DESK, "query": f"key = {scene['incident']}"})
+    kept = [t["key"] for c in only["columns"] for t in c["tickets"]]
+    assert kept == [scene["incident"]] and sum(c["total"] for c in only["columns"]) == 1
+    lead.fails("tickets_get_board", {"project": DESK, "query": "status = "}, "expected a value")
 
 
 def test_search_filters_orders_and_pages(world):
