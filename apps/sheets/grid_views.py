@@ -4,7 +4,7 @@ formats. The window arithmetic is in window.py."""
 
 from __future__ import annotations
 
-from flask import render_template, url_for
+from flask import jsonify, render_template, url_for
 
 from officegym.errors import Invalid
 from officegym.web import arg_int, see_other, ui
@@ -15,7 +15,7 @@ from .formula.a1 import Area, BadReference, cell_text, col_name, parse_area
 from .formula.formats import NAMED_FORMATS
 from .names import OPERATORS
 from .summary import AGGREGATES
-from .views import arg, bp, done, flash_info, form, grid_url, qualify
+from .views import arg, bp, done, flash_info, form, qualify, wants_json
 from .window import COLS, ROWS, Window, build_rows, column_start, read_cells
 
 
@@ -51,16 +51,14 @@ def workbook(wb: int):
         selected = (row, col) if picked else (window.top, window.left)
         cells = read_cells(db, sheet, window.all_rows, window.cols)
         chosen = cells.get(selected) or read_cells(db, sheet, [selected[0]], [selected[1]])[selected]
-        base = grid_url(book.id, sheet.name, r=window.top + 1, c=col_name(window.left), view=view_name,
-                        offset=arg("offset")) + "&cell="
         last_row, last_col = used_extent(db, sheet)
         context = dict(
             book=book, role=role, can_edit=role in ("owner", "editor"), sheets=sheets, sheet=sheet,
-            window=window, head=build_rows(window.head_rows, window.cols, cells, selected, base),
-            body=build_rows(window.body_rows, window.cols, cells, selected, base),
+            window=window, head=build_rows(window.head_rows, window.cols, cells, selected),
+            body=build_rows(window.body_rows, window.cols, cells, selected),
             columns=[(c, col_name(c), c < sheet.frozen_cols) for c in window.cols],
-            selected=chosen, selected_ref=cell_text(*selected), sel_row=selected[0] + 1, sel_col=col_name(selected[1]), view_name=view_name, matches=matches,
-            views=services.list_filter_views(db, actor, book.id, sheet.name),
+            selected=chosen, selected_ref=cell_text(*selected), sel_row=selected[0] + 1, sel_col=col_name(selected[1]),
+            view_name=view_name, matches=matches, views=services.list_filter_views(db, actor, book.id, sheet.name),
             used=f"A1:{cell_text(last_row, last_col)}" if last_row >= 0 else "",
             formats=list(NAMED_FORMATS), operators=OPERATORS, aggregates=AGGREGATES, ROWS=ROWS, COLS=COLS,
             col_name=col_name)
@@ -69,11 +67,15 @@ def workbook(wb: int):
 
 @bp.post("/w/<int:wb>/cells")
 def write(wb: int):
-    """The formula bar: save one cell's input (a formula, a number, text; empty clears it)."""
+    """The formula bar (and the grid's in-cell editor): save one cell's input (a formula, a number,
+    text; empty clears it). Answers JSON when asked for it, else goes back to the grid at that cell."""
     sheet, cell = form("sheet"), form("cell").strip()
     with ui() as (db, actor):
         changed = services.write_cells(db, actor, wb, [{"cell": qualify(sheet, cell), "value": form("value")}])
-    flash_info(f"Saved {cell.upper()}" + (f" ({changed} cell{'s' * (changed != 1)} changed value)." if changed else "."))
+    message = f"Saved {cell.upper()}" + (f" ({changed} cell{'s' * (changed != 1)} changed value)." if changed else ".")
+    if wants_json():
+        return jsonify(cell=cell.upper(), changed=changed, message=message)
+    flash_info(message)
     target = url_for("sheets.workbook", wb=wb, sheet=sheet or None, cell=cell or None, view=form("view") or None)
     return see_other(target)
 
@@ -100,6 +102,26 @@ def batch(wb: int):
     with ui() as (db, actor):
         changed = services.write_cells(db, actor, wb, cells)
     return done(wb, f"Wrote {len(cells)} cell(s); {changed} changed value.", form("sheet"))
+
+
+def parse_block(text: str) -> list[list[str]]:
+    """Tab-separated text (a spreadsheet's copied cells: one line per row, a tab between cells) as rows."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not any(line for line in lines):
+        raise Invalid("Paste some text: one line per row, cells separated by tabs.")
+    return [line.split("\t") for line in lines]
+
+
+@bp.post("/w/<int:wb>/block")
+def block(wb: int):
+    """Write tab-separated rows of text from a top-left cell, as typed (what pasting copied cells does)."""
+    rows, start = parse_block(form("text")), form("start").strip()
+    with ui() as (db, actor):
+        changed = services.write_range(db, actor, wb, qualify(form("sheet"), start), rows)
+    count = sum(len(r) for r in rows)
+    return done(wb, f"Pasted {count} cell(s) at {start.upper()}; {changed} changed value.", form("sheet"))
 
 
 @bp.post("/w/<int:wb>/clear")

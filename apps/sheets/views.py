@@ -31,6 +31,11 @@ def checked(name: str) -> bool:
     return request.form.get(name, "") not in ("", "0", "off", "false")
 
 
+def wants_json() -> bool:
+    """Whether the request asks for a JSON answer (the grid's script does) rather than a page."""
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
 def flash_info(text: str) -> None:
     """A confirmation shown on the next page."""
     flash(text, "info")

@@ -125,7 +125,6 @@ class GridCell:
     ref: str
     display: str
     raw: str
-    href: str
     kind: str  # "num", "bool", "err", "text" or "" (empty)
     detail: str
     selected: bool
@@ -151,8 +150,8 @@ def _kind(value) -> str:
     return "text"
 
 
-def build_rows(rows: list[int], cols: list[int], cells: dict, selected: tuple[int, int], href: str) -> list[GridRow]:
-    """Rows of GridCells; `href` is the grid URL a cell's reference is appended to."""
+def build_rows(rows: list[int], cols: list[int], cells: dict, selected: tuple[int, int]) -> list[GridRow]:
+    """Rows of GridCells, the selected one marked."""
     shaped = []
     for row in rows:
         line = []
@@ -161,6 +160,6 @@ def build_rows(rows: list[int], cols: list[int], cells: dict, selected: tuple[in
             kind = _kind(out.value)
             detail = (out.value.detail or out.note) if kind == "err" else ""
             ref = cell_text(row, col)
-            line.append(GridCell(ref, out.display, out.raw, href + ref, kind, detail, (row, col) == selected))
+            line.append(GridCell(ref, out.display, out.raw, kind, detail, (row, col) == selected))
         shaped.append(GridRow(row + 1, line))
     return shaped

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 from sqlalchemy import select
@@ -15,11 +16,33 @@ from officegym.apps.sheets.models import Sheet
 
 DEALS = [["Region", "Rep", "Amount"], ["EMEA", "Ann", 120], ["APAC", "Bob", 80], ["EMEA", "Cid", 50],
          ["AMER", "Dee", 200], ["APAC", "Eve", 30]]
-_CELL = re.compile(r'data-testid="cell" data-ref="([A-Z]+\d+)" data-raw="([^"]*)" class="([^"]*)"'
-                   r'(?: title="([^"]*)")?><a [^>]*><span class="visually-hidden">[^<]*</span>'
-                   r'<span class="v">(.*?)</span></a>')
 CELLS = """() => Object.fromEntries([...document.querySelectorAll('td[data-testid=cell]')]
-                   .map(td => [td.dataset.ref, td.querySelector('.v').textContent]))"""
+                   .map(td => [td.dataset.ref, td.textContent]))"""
+
+
+class _GridCells(HTMLParser):
+    """The cells of a grid page's HTML: {ref: {raw, classes, title, display, selected, label}}."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells: dict[str, dict] = {}
+        self._open: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "td" and a.get("data-testid") == "cell":
+            self._open = {"raw": a.get("data-raw", ""), "classes": (a.get("class") or "").split(),
+                          "title": a.get("title", ""), "display": "", "selected": a.get("aria-selected") == "true",
+                          "label": a.get("aria-label", "")}
+            self.cells[a["data-ref"]] = self._open
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self._open = None
+
+    def handle_data(self, data):
+        if self._open is not None:
+            self._open["display"] += data
 
 
 def make_book(browser, title: str = "Pipeline", sheets: list[str] | None = None, rows=DEALS,
@@ -48,11 +71,10 @@ def make_viewed_book(browser) -> tuple[int, str]:
 
 
 def grid(response) -> dict[str, dict]:
-    """The cells of a grid page: {ref: {raw, classes, title, display}}."""
-    page = response.get_data(as_text=True)
-    return {ref: {"raw": html.unescape(raw), "classes": classes.split(), "title": html.unescape(title or ""),
-                  "display": html.unescape(display)}
-            for ref, raw, classes, title, display in _CELL.findall(page)}
+    """The cells of a grid page: {ref: {raw, classes, title, display, selected, label}}."""
+    parser = _GridCells()
+    parser.feed(response.get_data(as_text=True))
+    return parser.cells
 
 
 def shown(response, ref: str) -> str:
@@ -133,7 +155,11 @@ class Sheets:
         return self.page.get_by_test_id("sheet-tab").all_inner_texts()
 
     def form(self, tool: str, testid: str, fields: dict, press: str | None = None) -> str:
-        """Open a toolbar disclosure, fill a form by its labels and submit it; returns the flash."""
+        """Open "All tools (forms)" and a tool's disclosure in it, fill a form by its labels and submit
+        it; returns the flash."""
+        tools = self.page.get_by_test_id("all-tools")
+        if tools.get_attribute("open") is None:
+            tools.locator("summary").first.click()
         details = self.page.get_by_test_id(f"tool-{tool}")
         if details.get_attribute("open") is None:
             details.locator("summary").click()

@@ -65,8 +65,9 @@ def test_grid_shows_computed_values_headers_tabs_and_the_selection(browser):
     assert re.findall(r'data-testid="col-header"[^>]*>([A-Z]+)<', page) == list("ABCDEFGHIJKL")
     assert rows_shown(response) == list(range(1, 41)) and len(cells) == 40 * 12
     assert [cells[f"{c}1"]["display"] for c in "ABC"] == DEALS[0] and shown(response, "C5") == "200"
-    assert cells["D2"]["display"] == "240" and cells["D2"]["raw"] == "=C2*2" and "sel" in cells["D2"]["classes"]
-    assert [ref for ref, c in cells.items() if "sel" in c["classes"]] == ["D2"]
+    assert cells["D2"]["display"] == "240" and cells["D2"]["raw"] == "=C2*2" and cells["D2"]["selected"]
+    assert [ref for ref, c in cells.items() if c["selected"]] == ["D2"] and cells["D2"]["label"] == "240"
+    assert "<a " not in page.split('data-testid="grid"', 1)[1].split("</table>", 1)[0], "no link per cell"
     assert "num" in cells["C2"]["classes"] and "text" in cells["A2"]["classes"]
     assert field_value(response, "fx-value") == "=C2*2" and field_value(response, "fx-cell") == "D2"
     assert 'data-sheet="Deals" aria-current="page"' in page
@@ -95,6 +96,20 @@ def test_formula_bar_writes_a_formula_and_the_grid_shows_its_value(browser):
         assert raw(db, wb, "Deals!C7") == "" and value(db, wb, "Notes!B2") == 100
 
 
+def test_the_grid_script_gets_json_and_pastes_tab_separated_text(browser):
+    wb = make_book(browser)
+    saved = browser.post(f"/sheets/w/{wb}/cells", {"sheet": "Deals", "cell": "c7", "value": "=SUM(C2:C6)"},
+                         headers={"Accept": "application/json"})
+    assert saved.status_code == 200
+    assert saved.get_json() == {"cell": "C7", "changed": 1, "message": "Saved C7 (1 cell changed value)."}
+    text = "North\t7\r\nSouth\t=F2*2\n"  # copied cells: a tab between cells, a line per row
+    pasted = browser.post(f"/sheets/w/{wb}/block", {"sheet": "Deals", "start": "E2", "text": text})
+    assert pasted.status_code == 303
+    with browser.db() as db:
+        assert [raw(db, wb, f"Deals!{r}") for r in ("E2", "F2", "E3", "F3")] == ["North", "7", "South", "=F2*2"]
+    assert browser.post(f"/sheets/w/{wb}/block", {"sheet": "Deals", "start": "E2", "text": "\n"}).status_code == 400
+
+
 def test_errors_show_their_code_with_the_reason(browser):
     wb = make_book(browser)
     assert browser.post(f"/sheets/w/{wb}/cells", {"sheet": "Deals", "cell": "D2", "value": "=C2/0"}).status_code == 303
@@ -109,7 +124,7 @@ def test_window_moves_by_rows_and_columns_and_go_to_cell(browser):
     jumped = browser.get(f"/sheets/w/{wb}", query_string={"cell": "z100"})
     assert rows_shown(jumped) == list(range(81, 121)) and shown(jumped, "Z100") == "far away"
     assert re.findall(r'data-testid="col-header"[^>]*>([A-Z]+)<', text_of(jumped))[0] == "Y"
-    assert "sel" in grid(jumped)["Z100"]["classes"]
+    assert grid(jumped)["Z100"]["selected"]
     down = browser.get(f"/sheets/w/{wb}", query_string={"r": 41, "c": "M"})
     assert rows_shown(down) == list(range(41, 81)) and "M41" in grid(down) and "A41" not in grid(down)
     page = text_of(down)
@@ -123,7 +138,7 @@ def test_frozen_rows_and_columns_stay_in_view(browser):
     assert browser.post(f"/sheets/w/{wb}/freeze", {"sheet": "Deals", "rows": "1", "cols": "1"}).status_code == 303
     response = browser.get(f"/sheets/w/{wb}", query_string={"r": 41, "c": "M"})
     assert rows_shown(response) == [1] + list(range(41, 81))
-    assert 'data-row="1" class="frozen"' in text_of(response)
+    assert re.search(r'data-row="1" [^>]*class="frozen"', text_of(response))
     assert re.findall(r'data-testid="col-header"[^>]*>([A-Z]+)<', text_of(response))[:2] == ["A", "M"]
     assert shown(response, "A1") == "Region" and "C1" not in grid(response) and "A41" in grid(response)
 

@@ -76,6 +76,8 @@ REFUSALS = [
     ("paste without a target", W + "/paste", {"sheet": "Deals", "source": "A1:C6", "target": ""}, 400,
      "Give the target cell"),
     ("fill down one row", W + "/fill-down", {"sheet": "Deals", "range": "D2"}, 400, "at least two rows"),
+    ("paste no text", W + "/block", {"sheet": "Deals", "start": "A2", "text": "\n"}, 400, "Paste some text"),
+    ("paste text past the end", W + "/block", {"sheet": "Deals", "start": "ZZ1", "text": "a\tb"}, 400, "does not fit"),
     ("freeze 50 rows", W + "/freeze", {"sheet": "Deals", "rows": "50", "cols": "0"}, 400,
      "Frozen rows must be a whole number from 0 to 20"),
     ("add a sheet of a taken name", W + "/sheets", {"action": "add", "name": "deals"}, 409,

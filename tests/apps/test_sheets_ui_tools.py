@@ -42,8 +42,10 @@ def test_grid_page_is_laid_out_as_a_spreadsheet(browser, sheets, tmp_path):
     wb = make_book(browser)
     page = sheets.open(f"w/{wb}", cell="C3").page
     page.screenshot(path=tmp_path / "grid.png", full_page=True)  # kept in pytest's temp folder to look at
-    box = {t: page.get_by_test_id(t).bounding_box() for t in ("sheet-tabs", "toolbar", "formula-bar", "grid")}
-    assert box["sheet-tabs"]["y"] < box["toolbar"]["y"] < box["formula-bar"]["y"] < box["grid"]["y"]
+    order = ("menubar", "formula-bar", "grid", "sheet-tabs", "all-tools")
+    box = {t: page.get_by_test_id(t).bounding_box() for t in order}
+    assert [box[t]["y"] for t in order] == sorted(box[t]["y"] for t in order), "menus, formula bar, grid, tabs, tools"
+    assert not page.get_by_test_id("toolbar").is_visible(), "the tool forms wait behind one disclosure"
     assert box["grid"]["y"] < 900, "the grid starts on the first screen"
     wrap = page.locator(".grid-wrap").bounding_box()
     headers = page.get_by_test_id("col-header")
@@ -54,13 +56,16 @@ def test_grid_page_is_laid_out_as_a_spreadsheet(browser, sheets, tmp_path):
     a_head, row_1 = headers.nth(0).bounding_box(), page.get_by_test_id("row-header").nth(0).bounding_box()
     assert abs(a_head["x"] - a1["x"]) < 1 and a_head["y"] < a1["y"] and abs(row_1["y"] - a1["y"]) < 1
     assert row_1["x"] < a1["x"] and b2["x"] > a1["x"] and b2["y"] > a1["y"]
-    # the page ends with the grid: rows scrolled out of the grid's box do not stretch the page
-    assert page.evaluate("document.documentElement.scrollHeight") < wrap["y"] + wrap["height"] + 80
+    # the page ends with the grid, its tabs and the tools' disclosure: rows scrolled out of the grid's box
+    # do not stretch the page
+    tools_end = box["all-tools"]["y"] + box["all-tools"]["height"]
+    assert page.evaluate("document.documentElement.scrollHeight") < tools_end + 80
+    page.get_by_test_id("all-tools").locator("summary").first.click()
     page.get_by_test_id("tool-data").locator("summary").click()
     page.screenshot(path=tmp_path / "tools.png")
-    assert page.get_by_test_id("sort-form").bounding_box()["y"] < page.get_by_test_id("grid").bounding_box()["y"]
+    assert page.get_by_test_id("sort-form").is_visible()
     # a click selects a cell in place: the formula bar shows its input
-    page.locator('td[data-ref="B4"] a').click()
+    page.locator('td[data-ref="B4"]').click()
     assert page.get_by_label("Cell", exact=True).input_value() == "B4"
     assert page.get_by_test_id("formula-input").input_value() == "Cid"
 

@@ -1,8 +1,8 @@
 """Sheets tasks solved through the browser alone, in real Chromium, then graded: each must score 1.0.
-Each script reads the instruction, opens the workbook from the app switcher, finds its cells by the
-labels the grid shows (every cell is a link named by its reference and what it shows, "G1 Travel"),
-selects a cell by clicking it and types through the formula bar, the toolbar's forms or the share
-page; it never touches the database or the MCP tools."""
+Each script reads the instruction, opens the workbook from the app switcher, finds its cells by what
+the grid shows (each cell is named by what it shows, under its column letter and beside its row number),
+clicks a cell and types into it, or opens a tool from the menus, or uses the share page; it never
+touches the database or the MCP tools."""
 
 from __future__ import annotations
 
@@ -51,10 +51,25 @@ def _open_sheet(page, name: str, workbook: str | None = None) -> None:
     expect(page.get_by_test_id("grid")).to_have_attribute("data-sheet", name)
 
 
+GRID = """grid => { const letters = [...grid.querySelectorAll('[role=columnheader], th[scope=col]')]
+      .map(th => th.textContent.trim());
+    return [...grid.querySelectorAll('tr')].filter(tr => tr.querySelector('th[scope=row]')).flatMap(tr => {
+      const row = tr.querySelector('th[scope=row]').textContent.trim();
+      return [...tr.querySelectorAll('td')].map((td, i) => [letters[i] + row, td.getAttribute('aria-label') || '']);
+    }); }"""
+
+
+def _cells(page) -> dict[str, str]:
+    """What each grid cell in view shows (its accessible name), by the column letter above it and
+    the row number beside it."""
+    return dict(page.get_by_role("grid").evaluate(GRID))
+
+
 def _find(page, pattern: str) -> re.Match:
-    """The one cell link in view whose name ("<ref> <what it shows>") matches `pattern`."""
-    link = page.get_by_test_id("grid").get_by_role("link", name=re.compile(pattern))
-    return re.match(pattern, " ".join(link.text_content().split()))
+    """The one cell in view whose "<ref> <what it shows>" matches `pattern`."""
+    found = [m for ref, shown in _cells(page).items() if (m := re.match(pattern, f"{ref} {shown}"))]
+    assert len(found) == 1, (pattern, [m.group(0) for m in found])
+    return found[0]
 
 
 def _column(page, header: str) -> str:
@@ -68,28 +83,36 @@ def _cell_at(page, label: str, header: str) -> str:
 
 
 def _shown(page, column: str) -> list[str]:
-    """What the cells of `column` below the header show, top to bottom."""
-    links = page.get_by_test_id("grid").get_by_role("link", name=re.compile(rf"^{column}\d+ \S"))
-    return [text.split(" ", 1)[1] for text in links.all_text_contents()[1:]]
+    """What the filled cells of `column` below the header show, top to bottom."""
+    cells = _cells(page)
+    return [shown for ref, shown in cells.items() if re.fullmatch(rf"{column}\d+", ref) and shown][1:]
+
+
+def _gridcell(page, ref: str):
+    """The grid cell at a reference: in the row named by its number, at its column's position."""
+    letter, row = re.fullmatch(r"([A-Z]+)(\d+)", ref).groups()
+    letters = page.get_by_role("columnheader").all_inner_texts()
+    return page.get_by_role("row", name=row, exact=True).get_by_role("gridcell").nth(letters.index(letter))
 
 
 def _select(page, ref: str) -> str:
     """Click a cell to select it; returns the input the formula bar shows for it."""
-    page.get_by_test_id("grid").get_by_role("link", name=re.compile(rf"^{ref}(?: |$)")).click()
+    _gridcell(page, ref).click()
     expect(page.get_by_label("Cell", exact=True)).to_have_value(ref)
     return page.get_by_label("Formula or value").input_value()
 
 
 def _type_into(page, ref: str, value: str, shows: str | None = None) -> None:
-    """Select a cell and save `value` (a number, text or formula) through the formula bar; then the
-    cell must show `shows`, when given."""
+    """Select a cell, type `value` (a number, text or formula) into it and press Enter; then the
+    cell must show `shows`, when given (and no error)."""
     _select(page, ref)
-    page.get_by_label("Formula or value").fill(value)
-    page.get_by_test_id("formula-save").click()
-    expect(page.get_by_test_id("flash-info")).to_contain_text(f"Saved {ref}")
-    expect(page.get_by_test_id("selected-error")).to_have_count(0)
+    page.keyboard.type(value)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("grid")).not_to_have_attribute("aria-busy", "true")
+    expect(page.get_by_test_id("grid-message")).to_contain_text(f"Saved {ref}")
+    expect(_gridcell(page, ref)).not_to_have_class(re.compile(r"\berr\b"))
     if shows is not None:
-        expect(page.get_by_test_id("selected-display")).to_have_text(f"{ref} shows “{shows}”")
+        expect(_gridcell(page, ref)).to_have_attribute("aria-label", shows)
 
 
 @pytest.mark.parametrize("instance", [0, 2])
@@ -130,7 +153,7 @@ def test_add_a_forecast_metric_through_the_ui(page, task_run, instance):
     last = int(re.search(r"data in A1:[A-Z]+(\d+)", page.get_by_test_id("window-status").inner_text()).group(1))
     _type_into(page, f"A{last + 1}", label)
     _type_into(page, f"B{last + 1}", formula)
-    expect(page.get_by_label("Formula or value")).to_have_value(formula)
+    assert _select(page, f"B{last + 1}") == formula
     _assert_perfect(run)
 
 
@@ -161,8 +184,9 @@ def test_save_an_owner_filter_view_through_the_ui(page, task_run, instance):
     used = re.search(r"data in (A1:[A-Z]+\d+)", page.get_by_test_id("window-status").inner_text()).group(1)
     conditions = [(_column(page, "Owner"), owner)] + ([(_column(page, "Stage"), stage)] if stage else [])
     sort_column = _column(page, "Amount")
-    page.get_by_text("Sort, filter views").click()
-    form = page.get_by_test_id("filter-form")
+    page.get_by_role("menuitem", name="Data").click()
+    page.get_by_role("menuitem", name="New filter view…").click()
+    form = page.get_by_role("dialog", name="New filter view")
     form.get_by_label("Name", exact=True).fill(name)
     expect(form.get_by_label("Range", exact=True)).to_have_value(used)  # the whole table
     for n, (column, value) in enumerate(conditions, start=1):
@@ -176,4 +200,42 @@ def test_save_an_owner_filter_view_through_the_ui(page, task_run, instance):
     owners = _shown(page, conditions[0][0])
     amounts = [float(re.sub(r"[$,]", "", shown)) for shown in _shown(page, sort_column)]
     assert amounts and set(owners) == {owner} and amounts == sorted(amounts, reverse=True), (owners, amounts)
+    _assert_perfect(run)
+
+
+@pytest.mark.parametrize("instance", [0, 1])
+def test_add_an_expense_row_by_typing_into_the_grid(page, task_run, instance):
+    run = task_run("sheets.add_expense_row", instance)
+    title, day, category, text, amount = re.search(
+        r'workbook "(.+?)": insert a new row right below the last expense and fill it with (\S+), (.+?), "(.+?)", '
+        r"\$([\d,.]+)\.", _start(page, run)).groups()
+    _open_workbook(page, title)
+    amounts, totals = _column(page, "Amount"), _column(page, "Total")
+    total_row = int(_find(page, r"^A(\d+) Total$").group(1))
+    last = max(int(ref[len(amounts):]) for ref, shown in _cells(page).items()
+               if re.fullmatch(rf"{amounts}\d+", ref) and shown and 1 < int(ref[len(amounts):]) < total_row)
+    # the row's context menu inserts a row below the last expense (its tool opens in a dialog to confirm)
+    page.get_by_role("rowheader", name=str(last), exact=True).click(button="right")
+    page.get_by_role("menu", name="Cell actions").get_by_role("menuitem", name="Insert rows below…").click()
+    dialog = page.get_by_role("dialog", name="Insert rows below")
+    expect(dialog.get_by_label("Row number")).to_have_value(str(last + 1))
+    expect(dialog.get_by_label("How many")).to_have_value("1")
+    dialog.get_by_role("button", name="Insert rows above").click()
+    expect(page.get_by_test_id("flash-info")).to_have_text(f"Inserted 1 row(s) at row {last + 1}.")
+    # type the expense across the new row: Tab moves right, Enter ends the row
+    _select(page, f"A{last + 1}")
+    for value, key in [(day, "Tab"), (category, "Tab"), (text, "Tab"), (amount.replace(",", ""), "Enter")]:
+        page.keyboard.type(value)
+        page.keyboard.press(key)
+    expect(page.get_by_role("grid")).not_to_have_attribute("aria-busy", "true")
+    assert _cells(page)[f"C{last + 1}"] == text and _cells(page)[f"B{last + 1}"] == category
+    # every total whose range ends at the old last expense now ends at the new one
+    cells = _cells(page)
+    formulas = [f"{amounts}{total_row + 1}"] + [f"{totals}{ref[1:]}" for ref, shown in cells.items()
+                                                if ref[0] == chr(ord(totals) - 1) and ref != f"{ref[0]}1" and shown]
+    for ref in formulas:
+        formula = _select(page, ref)
+        widened = re.sub(rf"(:\$?[A-Z]+\$?){last}\b", rf"\g<1>{last + 1}", formula)
+        assert widened != formula, (ref, formula)
+        _type_into(page, ref, widened)
     _assert_perfect(run)
