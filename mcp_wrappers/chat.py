@@ -1,8 +1,5 @@
-"""Chat tools: channels, DMs, messages, threads, reactions, pins and unread state.
-
-Each tool calls one function of officegym.apps.chat.services (where every rule lives) and
-presents the result with officegym.apps.chat.schemas.
-"""
+"""Chat tools: channels, DMs, messages, threads, reactions, pins and unread state. Each tool calls one
+function of officegym.apps.chat.services (where every rule lives) and presents it with chat.schemas."""
 
 from __future__ import annotations
 
@@ -164,10 +161,13 @@ def chat_post_message(
     text: Text,
     thread_parent_id: Annotated[Id | None, Field(description=(
         "To reply in a thread, the id of the message to reply to; omit to post in the channel"))] = None,
+    also_send_to_channel: Annotated[bool, Field(description=(
+        "With thread_parent_id: also post the reply in the channel (\"Also send to #channel\")"))] = False,
 ) -> schemas.MessageOut:
     """Post a message in a channel or DM you are in, or reply in a thread; @handles in the text mention people."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.post_message(session, actor, channel, text, thread_parent_id))
+        posted = services.post_message(session, actor, channel, text, thread_parent_id, also_send_to_channel)
+        return schemas.message_out(session, posted)
 
 
 @tool()

@@ -66,13 +66,17 @@ def update(ref: str):
     return see_other(target)
 
 
-@bp.post("/c/<ref>/archive")
+@bp.route("/c/<ref>/archive", methods=["GET", "POST"])
 def archive(ref: str):
-    """Archive a channel (admins)."""
+    """Archive a channel (admins): a page that asks first, and the archiving."""
+    if request.method == "POST":
+        with ui() as (db, actor):
+            target = url_for(".details", ref=services.archive_channel(db, actor, ref).name)
+        flash("Channel archived: it is now read-only.", "info")
+        return see_other(back_url(target))
     with ui() as (db, actor):
-        services.archive_channel(db, actor, ref)
-    flash("Channel archived: it is now read-only.", "info")
-    return see_other(back_url())
+        found = services.get_channel(db, actor, ref)
+        return render_chat(db, actor, "chat/confirm_archive.html", current=found)
 
 
 @bp.post("/c/<ref>/unarchive")

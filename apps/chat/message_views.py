@@ -6,20 +6,21 @@ non-number ("abc") with a clear message, like the MCP tools do.
 
 from __future__ import annotations
 
-from flask import request, url_for
+from flask import flash, request, url_for
 
 from officegym.web import back_url, form_int, see_other, ui
 
 from . import schemas, services
-from .views import bp, render_chat
+from .views import bp, channel_url, render_chat
 
 
 @bp.post("/c/<ref>/messages")
 def post(ref: str):
     """Post a message, or a reply when the form names the thread's message."""
     parent = form_int("thread_parent_id", "The thread's message id")
+    also = "also_send_to_channel" in request.form
     with ui() as (db, actor):
-        posted = services.post_message(db, actor, ref, request.form.get("text", ""), parent)
+        posted = services.post_message(db, actor, ref, request.form.get("text", ""), parent, also)
         target = url_for(".message", message_id=posted.id)
     return see_other(target)
 
@@ -38,12 +39,20 @@ def edit(message_id: str):
                            message=schemas.message_out(db, found))
 
 
-@bp.post("/m/<message_id>/delete")
+@bp.route("/m/<message_id>/delete", methods=["GET", "POST"])
 def delete(message_id: str):
-    """Delete one of your own messages."""
+    """Delete one of your own messages: a page that asks first (showing the message), and the deletion."""
+    if request.method == "POST":
+        with ui() as (db, actor):
+            channel = services.delete_message(db, actor, message_id).channel
+            fallback = channel_url(channel, _anchor="latest")
+        flash("Message deleted.", "info")
+        return see_other(back_url(fallback))
     with ui() as (db, actor):
-        services.delete_message(db, actor, message_id)
-    return see_other(back_url())
+        found = services.get_message(db, actor, message_id)
+        return render_chat(db, actor, "chat/confirm_delete.html", current=found.channel,
+                           message=schemas.message_out(db, found),
+                           back=request.args.get("next") or channel_url(found.channel, _anchor="latest"))
 
 
 @bp.get("/m/<message_id>/react")

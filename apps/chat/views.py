@@ -13,15 +13,23 @@ from typing import Iterable
 from flask import Blueprint, redirect, render_template, url_for
 from sqlalchemy.orm import Session
 
+from officegym import clock
 from officegym.apps.org.models import Person
 from officegym.web import arg_int, back_url, form_int, see_other, ui
 
-from . import schemas, services
+from . import schemas, services, timeline
 from .models import Channel, Message
 
 bp = Blueprint("chat", __name__, template_folder="templates")
 PAGE = 50
 SIDEBAR_CONVERSATIONS = 30
+
+
+@bp.context_processor
+def chat_helpers() -> dict:
+    """What chat templates draw with: icons, avatars' initials and colours, emoji names."""
+    return {"chat_icons": timeline.ICON_PATHS, "initials": timeline.initials, "avatar_colour": timeline.avatar_colour,
+            "emoji_name": timeline.emoji_name}
 
 
 def channel_url(channel: Channel | schemas.ChannelOut, **args) -> str:
@@ -63,12 +71,14 @@ def _channel_page(db: Session, actor: Person, channel: Channel, thread_parent: M
     messages = schemas.messages_out(db, list(reversed(page.items)))
     first_new = next((m.id for m in messages if last_read is not None and m.id > last_read
                       and m.author != actor.handle), None)
+    now = clock.now(db)
     thread = None
     if thread_parent is not None:
         parent, replies = services.get_thread(db, actor, thread_parent.id, arg_int("offset", 0))
         presented = schemas.thread_out(db, parent, replies)
-        thread = {"parent": presented.parent, "replies": presented.replies, "page": replies}
+        thread = {"parent": presented.parent, "rows": timeline.rows(presented.replies, now), "page": replies}
     return render_chat(db, actor, "chat/channel.html", current=channel, messages=messages, before=before,
+                       rows=timeline.rows(messages, now),
                        older=messages[0].id if page.next_offset is not None and messages else None,
                        first_new=first_new if before is None else None, thread=thread)
 

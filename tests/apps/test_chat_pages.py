@@ -162,10 +162,12 @@ def test_archived_channel_is_read_only_on_screen(browser):
     page = text_of(browser.get(f"/chat/c/{name}"))
     assert 'data-testid="archived-notice"' in page
     assert 'data-testid="composer"' not in page and 'data-testid="action-pin"' not in page
-    # In search results too, only messages of live channels offer actions.
+    assert 'data-testid="action-react"' not in page and 'data-testid="message-menu"' in page  # Copy link stays
+    # In search results too, only messages of live channels offer actions (pinning also needs membership).
     results = text_of(browser.get("/chat/search", query_string={"q": word}))
     rows = re.split(r'(?=<article class="msg)', results)[1:]
     ids = [int(re.search(r'data-message-id="(\d+)"', row).group(1)) for row in rows]
     assert set(ids) & read_only and set(ids) - read_only
     for message_id, row in zip(ids, rows):
-        assert ('data-testid="action-pin"' in row) == (message_id not in read_only)
+        assert ('data-testid="action-react"' in row) == (message_id not in read_only)
+        assert message_id not in read_only or 'data-testid="action-pin"' not in row

@@ -16,12 +16,17 @@ PAGES = ["/", "/act-as", "/org/", "/org/departments", "/org/people/{handle}", "/
          "/org/departments/{department}", "/chat/c/general", "/chat/c/{thread_channel}/t/{thread}", "/chat/unreads",
          "/chat/mentions", "/chat/search?q=the", "/chat/channels", "/chat/channels/new", "/chat/c/general/details",
          "/chat/c/general/members", "/chat/c/general/pins", "/chat/dms", "/chat/m/{mine}/edit", "/chat/m/{mine}/react",
+         "/chat/m/{mine}/delete", "/chat/c/random/archive",
          "/crm/", "/crm/opportunities", "/crm/opportunities/1", "/crm/accounts/1", "/crm/leads/1/convert",
          "/crm/cases/1", "/crm/opportunity/1/edit", "/crm/reports/pipeline", "/crm/search?q=a",
+         "/crm/opportunities/board", "/crm/opportunities/1/close", "/crm/leads/1", "/crm/contacts/1",
+         "/crm/account/1/edit", "/crm/case/new",
          "/tickets/", "/tickets/projects/ENG/board", "/tickets/projects/IT/board", "/tickets/search?q=project%20%3D%20IT",
          "/tickets/IT-1", "/tickets/ENG-1", "/tickets/IT-1/edit", "/tickets/ENG-1/edit", "/tickets/create?project=IT",
          "/tickets/create?project=ENG", "/tickets/kb", "/tickets/kb?q=policy&category=IT", "/tickets/kb/new",
-         "/tickets/kb/KB0010001", "/tickets/kb/KB0010001/edit"]
+         "/tickets/kb/KB0010001", "/tickets/kb/KB0010001/edit", "/tickets/projects/ENG/backlog",
+         "/tickets/projects/ENG/board?q=assignee%20is%20EMPTY", "/tickets/IT-1?edit=assignee",
+         "/tickets/ENG-1/transition?name=Close"]
 FIELDS = ("input", "textarea", "select")
 
 

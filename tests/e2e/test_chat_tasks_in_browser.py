@@ -1,7 +1,7 @@
 """Chat tasks solved through the browser alone, in real Chromium, then graded: each must score 1.0.
 
 Each script reads the instruction on the episode's home page, navigates by clicking (app tile,
-sidebar, message actions) and never touches the database or the MCP tools.
+sidebar, each message's "More actions" menu) and never touches the database or the MCP tools.
 """
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ def _message_by(page, author: str, text: str):
     return page.get_by_test_id("message").filter(has=by_author).filter(has_text=text).last
 
 
+def _act(row, action: str) -> None:
+    """Open a message's "More actions" menu and take one of its actions (by test id)."""
+    row.get_by_test_id("message-menu-button").click()
+    row.get_by_test_id(action).click()
+
+
 def _assert_perfect(run) -> None:
     result = run.grade()
     assert result["status"] == "passed" and result["success"] and result["score"] == 1.0, result["checks"]
@@ -63,7 +69,7 @@ def test_fix_typo_through_the_ui(page, task_run, instance):
     _open_channel(page, channel)
     row = _message(page, wrong)
     old_text = row.get_by_test_id("message-text").inner_text()
-    row.get_by_test_id("action-edit").click()
+    _act(row, "action-edit")
     page.get_by_label("Message text").fill(old_text.replace(wrong, right))
     page.get_by_test_id("edit-save").click()
     assert page.get_by_test_id("message").filter(has_text=old_text.replace(wrong, right)).count() >= 1
@@ -77,7 +83,7 @@ def test_pin_shared_link_through_the_ui(page, task_run):
                                      instruction).groups()
     _open_channel(page, channel)
     row = _message_by(page, _display_name(sharer), f"the {doc}:")
-    row.get_by_test_id("action-pin").click()
+    _act(row, "action-pin")
     assert _message(page, f"the {doc}:").get_by_test_id("message-pinned").is_visible()
     _assert_perfect(run)
 
@@ -90,10 +96,10 @@ def test_acknowledge_request_through_the_ui(page, task_run):
     _open_channel(page, channel)
     row = _message_by(page, asker, f"review the {doc}")
     day = re.search(r"\bby (\w+)\?", row.get_by_test_id("message-text").inner_text()).group(1)
-    row.get_by_test_id("action-react").click()
-    page.get_by_role("button", name="React with :white_check_mark:").click()
+    _act(row, "action-react")  # the emoji picker inside the menu
+    row.get_by_role("button", name="React with check mark").click()
     assert page.locator('[data-testid="reaction"][data-emoji="white_check_mark"]').count() >= 1
-    _message_by(page, asker, f"review the {doc}").get_by_test_id("action-reply").click()
+    _act(_message_by(page, asker, f"review the {doc}"), "action-reply")
     page.get_by_test_id("thread-composer-text").fill(f"Sure, I'll have it reviewed by {day}.")
     page.get_by_test_id("thread-send").click()
     assert page.get_by_test_id("thread-replies").filter(has_text=f"reviewed by {day}").count() == 1
@@ -131,6 +137,7 @@ def _search(page, query: str, author: str) -> None:
     page.get_by_test_id("search-q").fill(query)
     page.get_by_test_id("search-author").fill(author)
     page.get_by_test_id("search-submit").click()
+    page.get_by_test_id("search-count").wait_for()  # the results have loaded
 
 
 def test_clean_leaked_password_through_the_ui(page, task_run):
@@ -143,7 +150,10 @@ def test_clean_leaked_password_through_the_ui(page, task_run):
     secret = re.search(r"password is (\S+)", leak).group(1)
     _search(page, secret, me)
     while page.get_by_test_id("search-results").get_by_test_id("message").count():
-        page.get_by_test_id("search-results").get_by_test_id("action-delete").first.click()
+        _act(page.get_by_test_id("search-results").get_by_test_id("message").first, "action-delete")
+        assert page.get_by_role("heading", name="Delete this message?").is_visible()
+        page.get_by_test_id("confirm-delete-submit").click()  # deleting takes the confirmation step
+        page.get_by_test_id("flash-info").filter(has_text="Message deleted.").wait_for()
         _search(page, secret, me)
     page.goto(run.ui_url)
     _open_channel(page, "security")
@@ -152,4 +162,41 @@ def test_clean_leaked_password_through_the_ui(page, task_run):
     page.get_by_test_id("composer-text").fill(f"I leaked the {system} password in chat; please rotate it.")
     page.get_by_test_id("composer-send").click()
     assert _message(page, f"the {system} password").count() == 1
+    _assert_perfect(run)
+
+
+FACT_QUESTIONS = {"timezone": r"what time zone is (.+?) in\?", "manager": r"who does (.+?) report to\?",
+                  "title": r"what is (.+?)'s job title\?", "location": r"which office is (.+?) based in\?"}
+FACT_FIELDS = {"timezone": "profile-timezone", "manager": "profile-manager", "title": "profile-title",
+               "location": "profile-location"}
+
+
+@pytest.mark.parametrize("instance", [0, 1])
+def test_reply_with_fact_through_the_actions_menu(page, task_run, instance):
+    run = task_run("chat.reply_with_fact", instance)
+    instruction = _start(page, run)
+    asker, channel = re.search(r"^(.+?) asked you something in #(\S+) and mentioned you", instruction).groups()
+    me = page.get_by_test_id("acting-as").get_by_role("link").get_attribute("href").rsplit("/", 1)[1]
+    _open_channel(page, channel)
+    question = _message_by(page, _display_name(asker), f"@{me}")
+    text = question.get_by_test_id("message-text").inner_text()
+    kind, subject = next((kind, found.group(1)) for kind, pattern in FACT_QUESTIONS.items()
+                         if (found := re.search(pattern, text)))
+    # Look the fact up in the directory, as a person would.
+    page.get_by_test_id("nav-org").click()
+    page.get_by_label("Search people").fill(re.sub(r" \(@([^)]+)\)$", "", subject))
+    page.get_by_test_id("people-search-submit").click()
+    handle = re.search(r"\(@([^)]+)\)$", subject)
+    rows = page.get_by_test_id("people-table").get_by_role("link", name=_display_name(subject), exact=True)
+    (page.locator(f'[data-testid="person-{handle.group(1)}"]').get_by_role("link").first if handle
+     else rows.first).click()
+    fact = page.get_by_test_id(FACT_FIELDS[kind]).inner_text().strip()
+    # Back in the channel: the question's menu opens its thread, and the reply goes there.
+    page.goto(run.ui_url)
+    _open_channel(page, channel)
+    question = _message_by(page, _display_name(asker), f"@{me}")
+    _act(question, "action-reply")
+    page.get_by_test_id("thread-composer-text").fill(f"It's {fact}.")
+    page.get_by_test_id("thread-send").click()
+    assert page.get_by_test_id("thread-replies").filter(has_text=f"It's {fact}.").count() == 1
     _assert_perfect(run)

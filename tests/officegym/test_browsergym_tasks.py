@@ -98,9 +98,9 @@ def open_opportunity(name: str) -> list:
             click("button", "Filter"), click("link", name)]
 
 
-def open_ticket(key: str) -> list:
+def open_ticket(key: str, summary: str) -> list:
     return [click("link", "Tickets"), fill("searchbox", "Search tickets", f"key = {key}"),
-            click("button", "Search"), click("link", key)]
+            click("button", "Search"), click("link", f"{key} {summary}")]
 
 
 def update_next_step(task: str) -> list:
@@ -110,8 +110,9 @@ def update_next_step(task: str) -> list:
 
 
 def raise_incident_impact(task: str) -> list:
-    key, impact, urgency = re.search(r"on ([A-Z]+-\d+) .*impact to (\w+) and its urgency to (\w+)\.", task).groups()
-    return [*open_ticket(key), click("link", "Edit"), select("Impact", impact), select("Urgency", urgency),
+    key, summary, impact, urgency = re.search(r'on ([A-Z]+-\d+) \("(.+?)"\): .*impact to (\w+) and its urgency to '
+                                              r'(\w+)\.', task).groups()
+    return [*open_ticket(key, summary), click("link", "Edit"), select("Impact", impact), select("Urgency", urgency),
             click("button", "Save"), say(f"{key}: impact {impact}, urgency {urgency}.")]
 
 
