@@ -28,15 +28,20 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
 TREE_LIMITS = {"sheets grid window": 40_000, "chat #general": 30_000}
 
 
-def heaviest_pages(episode) -> dict[str, str]:
-    """Each app's heaviest page in `episode`, as paths under its /e/<id> prefix."""
+def heaviest_sheet(db):
+    """The sheet with the most cells, and its workbook."""
     from officegym.apps.sheets.models import Cell, Sheet, Workbook
 
+    sheet_id = db.scalar(select(Cell.sheet_id).group_by(Cell.sheet_id).order_by(func.count().desc(), Cell.sheet_id)
+                         .limit(1))
+    sheet = db.get(Sheet, sheet_id)
+    return sheet, db.get(Workbook, sheet.workbook_id)
+
+
+def heaviest_pages(episode) -> dict[str, str]:
+    """Each app's heaviest page in `episode`, as paths under its /e/<id> prefix."""
     with episode.session() as db:
-        sheet_id = db.scalar(select(Cell.sheet_id).group_by(Cell.sheet_id)
-                             .order_by(func.count().desc(), Cell.sheet_id).limit(1))
-        sheet = db.get(Sheet, sheet_id)
-        workbook = db.get(Workbook, sheet.workbook_id)
+        sheet, workbook = heaviest_sheet(db)
         grid = f"/sheets/w/{workbook.id}?sheet={quote(sheet.name)}"
     return {"chat #general": "/chat/c/general", "crm open opportunities": "/crm/opportunities?stage=open",
             "crm opportunity kanban": "/crm/opportunities/board", "tickets ENG board": "/tickets/projects/ENG/board",
