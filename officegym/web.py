@@ -67,7 +67,7 @@ def ui() -> Iterator[tuple[Session, Person]]:
         yield db, actor
 
 
-def _safe_target(target: str) -> bool:
+def safe_target(target: str) -> bool:
     """Only paths inside this episode: no open redirects, no other episodes."""
     return (target.startswith(f"/e/{g.episode.id}/") and "//" not in target and "\\" not in target
             and not any(ord(c) < 32 for c in target))
@@ -76,12 +76,12 @@ def _safe_target(target: str) -> bool:
 def back_url(default: str | None = None) -> str:
     """Where to go after a POST: the form's `next`, else the referring page of this episode."""
     target = request.form.get("next", "")
-    if _safe_target(target):
+    if safe_target(target):
         return target
     if request.referrer:
         parts = urlsplit(request.referrer)
         local = parts.path + (f"?{parts.query}" if parts.query else "")
-        if parts.netloc == request.host and _safe_target(local):
+        if parts.netloc == request.host and safe_target(local):
             return local
     return default or url_for("home")
 

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from flask import flash, request, url_for
 
-from officegym.web import back_url, form_int, see_other, ui
+from officegym.web import back_url, form_int, safe_target, see_other, ui
 
 from . import schemas, services
 from .views import bp, channel_url, render_chat
+
+
+def _page_to_return_to(default: str) -> str:
+    """The page a confirmation came from (`?next=`, a page of this episode only), else `default`."""
+    wanted = request.args.get("next", "")
+    return wanted if safe_target(wanted) else default
 
 
 @bp.post("/c/<ref>/messages")
@@ -52,7 +58,7 @@ def delete(message_id: str):
         found = services.get_message(db, actor, message_id)
         return render_chat(db, actor, "chat/confirm_delete.html", current=found.channel,
                            message=schemas.message_out(db, found),
-                           back=request.args.get("next") or channel_url(found.channel, _anchor="latest"))
+                           back=_page_to_return_to(channel_url(found.channel, _anchor="latest")))
 
 
 @bp.get("/m/<message_id>/react")

@@ -122,12 +122,13 @@ def convert_page(record_id: int):
 @bp.post("/leads/<int:record_id>/convert")
 def convert(record_id: int):
     """Convert the lead, all or nothing."""
+    stage = {"stage": form_value("stage")} if form_value("stage") else {}  # blank: the service's default
     with ui() as (db, actor):
         lead = services.convert_lead(db, actor, record_id, form_value("account") or None,
                                      request.form.get("create_opportunity") == "yes", form_value("opportunity_name"),
                                      form_value("amount") or "0", form_value("close_date") or None,
-                                     form_value("stage"), form_value("industry"), form_value("size"),
-                                     form_value("region"))
+                                     industry=form_value("industry"), size=form_value("size"),
+                                     region=form_value("region"), **stage)
         target = url_for("crm.account", record_id=lead.converted_account_id)
     flash_info("The lead was converted.")
     return see_other(target)

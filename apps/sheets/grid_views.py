@@ -10,7 +10,7 @@ from officegym.errors import Invalid
 from officegym.web import arg_int, see_other, ui
 
 from . import services
-from .cells import sheet_for, used_extent
+from .cells import MAX_WRITE, sheet_for, used_extent
 from .formula.a1 import Area, BadReference, cell_text, col_name, parse_area
 from .formula.formats import NAMED_FORMATS
 from .names import OPERATORS
@@ -106,7 +106,10 @@ def batch(wb: int):
 
 def parse_block(text: str) -> list[list[str]]:
     """Tab-separated text (a spreadsheet's copied cells: one line per row, a tab between cells) as rows."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.count("\t") + text.count("\n") > MAX_WRITE:  # counted before a list of cells is made
+        raise Invalid(f"That is more than {MAX_WRITE:,} cells; paste at most {MAX_WRITE:,} at once.")
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     if not any(line for line in lines):

@@ -13,6 +13,7 @@ from officegym.errors import Invalid, OfficeError
 from officegym.web import arg_int, back_url, see_other, ui
 
 from . import services, views, workflow
+from .query import compile_query
 from .quick import quick_filters, split_order
 from .views import arg, bp, flash_info, form
 
@@ -64,6 +65,8 @@ def backlog(key: str):
         order = " ORDER BY priority DESC, key ASC"
         groups, error = [], None
         try:
+            if conditions:  # a query of its own first: its parentheses cannot reach the scope around it
+                compile_query(db, actor, conditions)
             for name, clause in [(s.name, f"sprint = {s.id}") for s in future] + [("Backlog", "sprint is EMPTY")]:
                 text = f"{scope} AND {clause}{narrowed}{order}"
                 groups.append((name, text, services.search_tickets(db, actor, text, 0, BACKLOG_ROWS)))

@@ -9,7 +9,7 @@ from flask import render_template, request, url_for
 
 from officegym.apps.crm.models import Account
 from officegym.errors import Conflict, Invalid
-from officegym.web import arg_int, back_url, see_other, ui
+from officegym.web import arg_int, back_url, safe_target, see_other, ui
 
 from . import presenters, services
 from .models import LEVELS, LINK_KINDS, PRIORITIES
@@ -115,8 +115,7 @@ def transition_form(key: str):
             raise Conflict(f"{found.key} is {found.status}; {name!r} is not a transition from there. "
                            f"Available: {listed}.")
         back = arg("next")
-        if not (back.startswith(url_for("home")) and "//" not in back and "\\" not in back
-                and all(ord(c) >= 32 for c in back)):
+        if not safe_target(back):
             back = url_for("tickets.ticket", key=found.key)  # only a page of this episode
         return render_template("tickets/transition_form.html", ticket=found, transition=chosen, back=back)
 

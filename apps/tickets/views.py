@@ -11,6 +11,7 @@ from officegym.web import arg_int, see_other, ui
 
 from . import presenters, services, workflow
 from .models import LEVELS, PRIORITIES, SERVICE_TYPES, SOFTWARE_TYPES, TYPES
+from .query import MAX_QUERY
 from .quick import quick_filters, split_order
 
 bp = Blueprint("tickets", __name__, template_folder="templates")
@@ -20,8 +21,9 @@ SORTS = ("key", "summary", "type", "status", "priority", "assignee", "updated")
 
 
 def arg(name: str) -> str:
-    """A stripped query-string argument ('' when absent)."""
-    return request.args.get(name, "").strip()
+    """A stripped query-string argument ('' when absent), cut one character past the longest query
+    the services read (so a longer one is still refused by them, but costs no more to refuse)."""
+    return request.args.get(name, "")[:MAX_QUERY + 1].strip()
 
 
 def form(name: str) -> str:

@@ -53,12 +53,24 @@
   function selection() {
     if (!state.focus) { return null; }
     var b = bounds(), all = rows(), cols = letters();
-    var top = +all[b.top].dataset.row, bottom = +all[b.bottom].dataset.row;
-    return { sheet: grid.dataset.sheet, ref: refAt(state.focus), range: rangeText(),
+    var top = +all[b.top].dataset.row, bottom = +all[b.bottom].dataset.row, gap = false;
+    /* Frozen rows and columns sit beside a scrolled window, and a filter view skips rows: a range
+       across such a seam would reach cells nobody sees. */
+    for (var r = b.top; r < b.bottom; r++) { gap = gap || +all[r + 1].dataset.row !== +all[r].dataset.row + 1; }
+    for (var c = b.left; c < b.right; c++) { gap = gap || colIndex(cols[c + 1]) !== colIndex(cols[c]) + 1; }
+    return { sheet: grid.dataset.sheet, ref: refAt(state.focus), range: rangeText(), gap: gap,
              multi: rangeText().indexOf(':') > 0,
              row: top, bottom: bottom, below: bottom + 1, rows: bottom - top + 1, col: cols[b.left],
              right: colName(colIndex(cols[b.right]) + 1), cols: b.right - b.left + 1,
              colnumber: colIndex(cols[b.right]) + 1, bounds: b };
+  }
+
+  /* Whether a selection is cells side by side in the sheet; if not, say why nothing happens. */
+  function adjacent(sel) {
+    if (sel.gap) {
+      say('The selection spans rows or columns this window does not show; select cells that sit side by side.', true);
+    }
+    return !sel.gap;
   }
 
   function paint() {
@@ -196,7 +208,7 @@
 
   window.officegymSheets = {
     grid: grid, state: state, rows: rows, letters: letters, cellAt: cellAt, position: position,
-    select: select, move: move, selection: selection, say: say, selectTarget: selectTarget,
+    select: select, move: move, selection: selection, adjacent: adjacent, say: say, selectTarget: selectTarget,
     active: function () { return state.focus ? cellAt(state.focus) : null; }
   };
 }());

@@ -176,12 +176,14 @@
 
   function copy() {
     var sel = S.selection();
+    if (!S.adjacent(sel)) { return ''; }
     clip = { source: quoted(sel.sheet) + '!' + sel.range, text: tsv() };
     S.say('Copied ' + sel.range + '.', false);
     return clip.text;
   }
   function paste(text) {
     var sel = S.selection();
+    if (!S.adjacent(sel)) { return; }
     if (clip && (text === undefined || text.replace(/\r\n/g, '\n').replace(/\n$/, '') === clip.text)) {
       return post(grid.dataset.paste, { source: clip.source, target: sel.ref });
     }
@@ -190,13 +192,17 @@
   }
   function fillDown() {
     var sel = S.selection(), b = sel.bounds, range = sel.range;
+    if (!S.adjacent(sel)) { return; }
     if (sel.rows < 2) {
       if (sel.row < 2) { return S.say('Fill down needs a cell above to copy.', true); }
       range = S.letters()[b.left] + (sel.row - 1) + ':' + S.letters()[b.right] + sel.row;
     }
     return post(grid.dataset.fill, { range: range });
   }
-  function clear() { return post(grid.dataset.clear, { range: S.selection().range }); }
+  function clear() {
+    var sel = S.selection();
+    if (S.adjacent(sel)) { return post(grid.dataset.clear, { range: sel.range }); }
+  }
 
   document.addEventListener('copy', function (event) {
     var back = event.target === pad ? S.active() : null;

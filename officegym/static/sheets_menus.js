@@ -37,6 +37,8 @@
   function openForm(item) {
     var form = document.querySelector('form[data-testid="' + item.dataset.form + '"]');
     if (!form || !dialog) { return; }
+    var chosen = S && S.selection();
+    if (chosen && !S.adjacent(chosen)) { return; }
     if (home) { closeDialog(); }
     home = document.createComment('form home');
     form.parentNode.insertBefore(home, form);
@@ -55,7 +57,11 @@
   }
   function closeDialog() {
     var form = dialog.querySelector('.tool-dialog-body form');
-    if (form && home) { home.parentNode.insertBefore(form, home); home.remove(); }
+    if (form && home) {
+      form.reset();  // the menu's values do not stay behind in the page's own form
+      home.parentNode.insertBefore(form, home);
+      home.remove();
+    }
     home = null;
   }
   if (dialog) {

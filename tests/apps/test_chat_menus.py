@@ -67,6 +67,14 @@ def test_deleting_asks_first_and_one_get_deletes_nothing(browser, owner):
     assert "already deleted" in text_of(browser.get(f"/chat/m/{mine}/delete"))
 
 
+def test_the_delete_confirmation_links_back_only_to_pages_of_this_episode(browser, owner):
+    with browser.db() as db:
+        mine = services.post_message(db, owner, "general", "keep me").id
+    for elsewhere in ("https://evil.example/", "/e/another-episode/chat/c/general", "//evil.example/x"):
+        page = text_of(browser.get(f"/chat/m/{mine}/delete", query_string={"next": elsewhere}))
+        assert f'href="{elsewhere}' not in page and f'href="/e/{browser.episode.id}/chat/c/general' in page
+
+
 def test_archiving_asks_first(browser):
     page = text_of(browser.get("/chat/c/security/archive"))
     assert "Archive #security?" in page and 'data-testid="confirm-archive-form"' in page

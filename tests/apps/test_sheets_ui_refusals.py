@@ -78,6 +78,8 @@ REFUSALS = [
     ("fill down one row", W + "/fill-down", {"sheet": "Deals", "range": "D2"}, 400, "at least two rows"),
     ("paste no text", W + "/block", {"sheet": "Deals", "start": "A2", "text": "\n"}, 400, "Paste some text"),
     ("paste text past the end", W + "/block", {"sheet": "Deals", "start": "ZZ1", "text": "a\tb"}, 400, "does not fit"),
+    ("paste a million cells", W + "/block", {"sheet": "Deals", "start": "A2", "text": "\t" * 1_000_000}, 400,
+     "paste at most 5,000"),
     ("freeze 50 rows", W + "/freeze", {"sheet": "Deals", "rows": "50", "cols": "0"}, 400,
      "Frozen rows must be a whole number from 0 to 20"),
     ("add a sheet of a taken name", W + "/sheets", {"action": "add", "name": "deals"}, 409,

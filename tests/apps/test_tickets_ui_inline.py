@@ -159,6 +159,13 @@ def test_the_backlog_lists_future_sprints_then_the_backlog(browser):
     assert refused.status_code == 400 and "service desk" in error_message(refused)
 
 
+def test_a_backlog_filter_cannot_reach_past_the_backlog_with_parentheses(browser):
+    escaping = browser.get("/tickets/projects/ENG/backlog", query_string={"q": "assignee is EMPTY) OR (project = IT"})
+    assert escaping.status_code == 400 and "IT-" not in html.unescape(text_of(escaping))
+    long = browser.get("/tickets/projects/ENG/backlog", query_string={"q": "summary ~ x " + "AND key = ENG-1 " * 5000})
+    assert long.status_code == 400 and "the limit is 2000" in text_of(long)
+
+
 def test_quick_filters_edit_the_query_text():
     assert split_order("project = ENG order by key") == ("project = ENG", "order by key")
     assert toggled("project = ENG ORDER BY key", "assignee is EMPTY") == (

@@ -241,3 +241,21 @@ def test_the_heaviest_grid_window_is_light_to_observe(page, request, server, sca
         assert page.get_by_role("link").count() < 40, "no link per cell"
     finally:
         served.store.delete(episode.id)
+
+
+def test_a_range_across_the_frozen_rows_seam_changes_nothing_unseen(page, book):
+    """Row 1 frozen, the window opened at row 4: rows 2-3 are not shown, so A1 to A5 cannot be cleared
+    or filled as one range (it would reach them); the grid says why and the sheet stays as it was."""
+    with book.episode.session() as db:
+        services.freeze(db, book.episode.actor(db), book.wb, "Deals", rows=1)
+        db.commit()
+    page.goto(re.sub(r"\?.*$", "", page.url) + "?sheet=Deals&r=4&c=A")
+    expect(cell(page, "A2")).to_have_count(0)
+    cell(page, "A1").click()
+    cell(page, "A5").click(modifiers=["Shift"])
+    before = book("A1", "A2", "A3", "A4", "A5")
+    for key in ("Delete", "Control+d"):
+        page.keyboard.press(key)
+        expect(page.get_by_text("The selection spans rows or columns this window does not show")).to_be_visible()
+    settled(page)
+    assert book("A1", "A2", "A3", "A4", "A5") == before
