@@ -21,8 +21,9 @@ from . import schemas, services, timeline
 from .models import Channel, Message
 
 bp = Blueprint("chat", __name__, template_folder="templates")
-PAGE = 50
-SIDEBAR_CONVERSATIONS = 30
+PAGE = 50  # rows of a list (channels, conversations, search results)
+HISTORY = 30  # messages of a channel's page, newest last, with a link to older ones: light to read
+SIDEBAR_CONVERSATIONS = 12  # the most recent; "+ New message" lists them all
 
 
 @bp.context_processor
@@ -63,7 +64,7 @@ def index():
 
 def _channel_page(db: Session, actor: Person, channel: Channel, thread_parent: Message | None = None):
     before = arg_int("before")
-    page = services.list_messages(db, actor, channel.id, before, PAGE)
+    page = services.list_messages(db, actor, channel.id, before, HISTORY)
     last_read = services.last_read_id(db, actor, channel)
     if services.unread_counts(db, actor, [channel.id]).get(channel.id):
         # Opening a conversation reads it, as in any chat app.
@@ -110,7 +111,7 @@ def message(message_id: str):
         if found.thread_parent_id:
             return redirect(url_for(".thread", ref=found.channel.name, message_id=found.thread_parent_id,
                                     _anchor=anchor))
-        latest = services.list_messages(db, actor, found.channel_id, None, PAGE).items
+        latest = services.list_messages(db, actor, found.channel_id, None, HISTORY).items
         before = None if any(m.id == found.id for m in latest) else found.id + 1
         return redirect(channel_url(found.channel, before=before, _anchor=anchor))
 

@@ -10,6 +10,7 @@ from ui_helpers import channel, error_message, message_ids, private_channel_hidd
 
 from officegym import pagination
 from officegym.apps.chat import services
+from officegym.apps.chat.views import HISTORY
 from officegym.apps.chat.models import Channel, Message
 
 
@@ -52,7 +53,7 @@ def test_older_messages_link_pages_back_through_history(browser, owner):
     with browser.db() as db:
         for i in range(55):
             services.post_message(db, owner, "random", f"filler {i}")
-        newest = [m.id for m in services.list_messages(db, owner, "random", None, 50).items]
+        newest = [m.id for m in services.list_messages(db, owner, "random", None, HISTORY).items]
     first = browser.get("/chat/c/random")
     assert message_ids(first) == newest[::-1]
     older = re.search(r'href="([^"]+)" rel="prev" data-testid="older-messages"', text_of(first)).group(1)
