@@ -1,5 +1,5 @@
 """Chat tools: channels, DMs, messages, threads, reactions, pins and unread state. Each tool calls one
-function of officegym.apps.chat.services (where every rule lives) and presents it with chat.schemas."""
+function of officegym.apps.chat.services (where every rule lives) and presents it with chat.presenters."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from officegym.apps.chat import schemas, services
-from officegym.apps.org.schemas import PersonPage, people_out
+from officegym.apps.chat import presenters, schemas, services
+from officegym.apps.org.presenters import people_out
+from officegym.apps.org.schemas import PersonPage
 
 from .base import Id, IdOrName, Limit, Offset, PersonRef, episode_call, page_of, tool
 
@@ -38,15 +39,15 @@ def chat_list_channels(
     """List the public channels and the private channels you are in, by name; use it to find a channel."""
     with episode_call(ctx) as (session, actor):
         page = services.list_channels(session, actor, query, include_archived, member_only, offset, limit)
-        return schemas.ChannelPage(items=schemas.channels_out(session, actor, page.items),
-                                   **schemas.page_fields(page))
+        return schemas.ChannelPage(items=presenters.channels_out(session, actor, page.items),
+                                   **presenters.page_fields(page))
 
 
 @tool(read_only=True)
 def chat_get_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Get one channel or DM: topic, purpose, whether it is archived, your membership and unread count."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.get_channel(session, actor, channel))
+        return presenters.channel_out(session, actor, services.get_channel(session, actor, channel))
 
 
 @tool(read_only=True)
@@ -54,7 +55,7 @@ def chat_list_members(ctx: Context, channel: ChannelRef, offset: Offset = 0, lim
     """List the people in a channel or DM, by name, with their directory profiles."""
     with episode_call(ctx) as (session, actor):
         page = services.list_members(session, actor, channel, offset, limit)
-        return PersonPage(items=people_out(session, page.items), **schemas.page_fields(page))
+        return PersonPage(items=people_out(session, page.items), **presenters.page_fields(page))
 
 
 @tool()
@@ -71,7 +72,7 @@ def chat_create_channel(
     """Create a public or private channel; you and the listed members join it."""
     with episode_call(ctx) as (session, actor):
         made = services.create_channel(session, actor, name, is_private, topic, purpose, members)
-        return schemas.channel_out(session, actor, made)
+        return presenters.channel_out(session, actor, made)
 
 
 @tool()
@@ -89,49 +90,49 @@ def chat_update_channel(
     """Change a channel's topic or purpose (members may) or rename it (its creator or an admin may)."""
     with episode_call(ctx) as (session, actor):
         changed = services.update_channel(session, actor, channel, topic, purpose, name)
-        return schemas.channel_out(session, actor, changed)
+        return presenters.channel_out(session, actor, changed)
 
 
 @tool(destructive=True)
 def chat_archive_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Archive a channel so it becomes read-only (workspace admins and owners only)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.archive_channel(session, actor, channel))
+        return presenters.channel_out(session, actor, services.archive_channel(session, actor, channel))
 
 
 @tool()
 def chat_unarchive_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Bring an archived channel back so people can post again (workspace admins and owners only)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.unarchive_channel(session, actor, channel))
+        return presenters.channel_out(session, actor, services.unarchive_channel(session, actor, channel))
 
 
 @tool()
 def chat_join_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Join a public channel (private channels need an invitation from a member)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.join_channel(session, actor, channel))
+        return presenters.channel_out(session, actor, services.join_channel(session, actor, channel))
 
 
 @tool(destructive=True)
 def chat_leave_channel(ctx: Context, channel: ChannelRef) -> schemas.ChannelOut:
     """Leave a channel you are in (you cannot leave #general or a DM)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.leave_channel(session, actor, channel))
+        return presenters.channel_out(session, actor, services.leave_channel(session, actor, channel))
 
 
 @tool()
 def chat_invite_to_channel(ctx: Context, channel: ChannelRef, people: People) -> schemas.ChannelOut:
     """Add people to a channel you are a member of."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.invite_to_channel(session, actor, channel, people))
+        return presenters.channel_out(session, actor, services.invite_to_channel(session, actor, channel, people))
 
 
 @tool(destructive=True)
 def chat_remove_from_channel(ctx: Context, channel: ChannelRef, person: PersonRef) -> schemas.ChannelOut:
     """Remove someone from a channel (the channel's creator or a workspace admin only)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.remove_from_channel(session, actor, channel, person))
+        return presenters.channel_out(session, actor, services.remove_from_channel(session, actor, channel, person))
 
 
 # ---------------------------------------------------------------- direct messages
@@ -140,7 +141,7 @@ def chat_remove_from_channel(ctx: Context, channel: ChannelRef, person: PersonRe
 def chat_open_conversation(ctx: Context, people: People) -> schemas.ChannelOut:
     """Open (or find) the DM with one person or the group DM with 2-8 people; post in it with its id."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.open_conversation(session, actor, people))
+        return presenters.channel_out(session, actor, services.open_conversation(session, actor, people))
 
 
 @tool(read_only=True)
@@ -148,8 +149,8 @@ def chat_list_conversations(ctx: Context, offset: Offset = 0, limit: Limit = 50)
     """List your DMs and group DMs, most recently active first."""
     with episode_call(ctx) as (session, actor):
         page = services.list_conversations(session, actor, offset, limit)
-        return schemas.ChannelPage(items=schemas.channels_out(session, actor, page.items),
-                                   **schemas.page_fields(page))
+        return schemas.ChannelPage(items=presenters.channels_out(session, actor, page.items),
+                                   **presenters.page_fields(page))
 
 
 # ---------------------------------------------------------------- messages
@@ -167,28 +168,28 @@ def chat_post_message(
     """Post a message in a channel or DM you are in, or reply in a thread; @handles in the text mention people."""
     with episode_call(ctx) as (session, actor):
         posted = services.post_message(session, actor, channel, text, thread_parent_id, also_send_to_channel)
-        return schemas.message_out(session, posted)
+        return presenters.message_out(session, posted)
 
 
 @tool()
 def chat_edit_message(ctx: Context, message_id: MessageId, text: Text) -> schemas.MessageOut:
     """Replace the text of one of your own messages."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.edit_message(session, actor, message_id, text))
+        return presenters.message_out(session, services.edit_message(session, actor, message_id, text))
 
 
 @tool(destructive=True)
 def chat_delete_message(ctx: Context, message_id: MessageId) -> schemas.MessageOut:
     """Delete one of your own messages; its text, reactions, mentions and pin are removed."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.delete_message(session, actor, message_id))
+        return presenters.message_out(session, services.delete_message(session, actor, message_id))
 
 
 @tool(read_only=True)
 def chat_get_message(ctx: Context, message_id: MessageId) -> schemas.MessageOut:
     """Get one message with its reactions, mentions, reply count and pin state."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.get_message(session, actor, message_id))
+        return presenters.message_out(session, services.get_message(session, actor, message_id))
 
 
 @tool(read_only=True)
@@ -201,7 +202,7 @@ def chat_list_messages(
 ) -> schemas.MessageHistory:
     """Read a channel's or DM's top-level messages, newest first; page back in time with before_id."""
     with episode_call(ctx) as (session, actor):
-        return schemas.history_out(session, services.list_messages(session, actor, channel, before_id, limit))
+        return presenters.history_out(session, services.list_messages(session, actor, channel, before_id, limit))
 
 
 @tool(read_only=True)
@@ -209,7 +210,7 @@ def chat_get_thread(ctx: Context, message_id: MessageId, offset: Offset = 0, lim
     """Read a thread: its parent message and the replies, oldest first (any message of the thread works)."""
     with episode_call(ctx) as (session, actor):
         parent, page = services.get_thread(session, actor, message_id, offset, limit)
-        return schemas.thread_out(session, parent, page)
+        return presenters.thread_out(session, parent, page)
 
 
 @tool(read_only=True)
@@ -229,14 +230,14 @@ def chat_search_messages(
     """Search the messages you can read by words, channel, author and date range, newest first."""
     with episode_call(ctx) as (session, actor):
         page = services.search_messages(session, actor, query, channel, author, after, before, offset, limit)
-        return schemas.message_page_out(session, page)
+        return presenters.message_page_out(session, page)
 
 
 @tool(read_only=True)
 def chat_list_mentions(ctx: Context, offset: Offset = 0, limit: Limit = 20) -> schemas.MessagePage:
     """List the messages that @mention you, newest first."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_page_out(session, services.list_mentions(session, actor, offset, limit))
+        return presenters.message_page_out(session, services.list_mentions(session, actor, offset, limit))
 
 
 # ---------------------------------------------------------------- reactions and pins
@@ -245,35 +246,35 @@ def chat_list_mentions(ctx: Context, offset: Offset = 0, limit: Limit = 20) -> s
 def chat_add_reaction(ctx: Context, message_id: MessageId, emoji: Emoji) -> schemas.MessageOut:
     """React to a message with an emoji."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.add_reaction(session, actor, message_id, emoji))
+        return presenters.message_out(session, services.add_reaction(session, actor, message_id, emoji))
 
 
 @tool(destructive=True)
 def chat_remove_reaction(ctx: Context, message_id: MessageId, emoji: Emoji) -> schemas.MessageOut:
     """Take back one of your emoji reactions on a message."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.remove_reaction(session, actor, message_id, emoji))
+        return presenters.message_out(session, services.remove_reaction(session, actor, message_id, emoji))
 
 
 @tool()
 def chat_pin_message(ctx: Context, message_id: MessageId) -> schemas.MessageOut:
     """Pin a message to its channel so everyone finds it (channel members only)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.pin_message(session, actor, message_id))
+        return presenters.message_out(session, services.pin_message(session, actor, message_id))
 
 
 @tool(destructive=True)
 def chat_unpin_message(ctx: Context, message_id: MessageId) -> schemas.MessageOut:
     """Unpin a pinned message (channel members only)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_out(session, services.unpin_message(session, actor, message_id))
+        return presenters.message_out(session, services.unpin_message(session, actor, message_id))
 
 
 @tool(read_only=True)
 def chat_list_pins(ctx: Context, channel: ChannelRef, offset: Offset = 0, limit: Limit = 50) -> schemas.MessagePage:
     """List a channel's pinned messages, most recently pinned first."""
     with episode_call(ctx) as (session, actor):
-        return schemas.message_page_out(session, page_of(services.list_pins(session, actor, channel), offset, limit))
+        return presenters.message_page_out(session, page_of(services.list_pins(session, actor, channel), offset, limit))
 
 
 # ---------------------------------------------------------------- unread state
@@ -283,7 +284,7 @@ def chat_list_unreads(ctx: Context, offset: Offset = 0, limit: Limit = 50) -> sc
     """List your channels and DMs with unread messages by others, most unread first."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.list_unreads(session, actor), offset, limit)
-        return schemas.unread_page_out(session, actor, page)
+        return presenters.unread_page_out(session, actor, page)
 
 
 @tool()
@@ -295,4 +296,4 @@ def chat_mark_read(
 ) -> schemas.ChannelOut:
     """Mark a channel or DM you are in as read, up to a message or entirely."""
     with episode_call(ctx) as (session, actor):
-        return schemas.channel_out(session, actor, services.mark_read(session, actor, channel, message_id))
+        return presenters.channel_out(session, actor, services.mark_read(session, actor, channel, message_id))

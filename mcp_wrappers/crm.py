@@ -1,7 +1,7 @@
 """CRM tools, part 1: the argument types every CRM tool shares, then accounts, contacts and leads.
 
 Each tool calls one function of officegym.apps.crm.services (where every rule lives, including who
-may read and edit what) and presents the result with officegym.apps.crm.schemas. Part 2 (deals,
+may read and edit what) and presents the result with officegym.apps.crm.presenters. Part 2 (deals,
 products, discounts) is crm_sales.py; part 3 (activities, cases, reports) is crm_support.py.
 """
 
@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import BeforeValidator, Field, StringConstraints
 
-from officegym.apps.crm import schemas, services
+from officegym.apps.crm import presenters, schemas, services
 
 from .base import IdOrName, Limit, Offset, episode_call, tool
 
@@ -74,14 +74,14 @@ def crm_list_accounts(
     """List customer accounts (everyone may), filtered by name or website, industry, region and owner."""
     with episode_call(ctx) as (session, actor):
         page = services.list_accounts(session, actor, query, industry, region, owner, sort, descending, offset, limit)
-        return schemas.page_out(schemas.AccountPage, schemas.accounts_out(session, page.items), page)
+        return presenters.page_out(schemas.AccountPage, presenters.accounts_out(session, page.items), page)
 
 
 @tool(read_only=True)
 def crm_get_account(ctx: Context, account: AccountRef) -> schemas.AccountDetailOut:
     """Get an account with its parent, child accounts, contacts, the deals you may see and its open cases."""
     with episode_call(ctx) as (session, actor):
-        return schemas.account_detail_out(session, actor, services.get_account(session, actor, account))
+        return presenters.account_detail_out(session, actor, services.get_account(session, actor, account))
 
 
 @tool()
@@ -99,7 +99,7 @@ def crm_create_account(
     """Create an account (Sales only); you own it unless, as a manager, you name one of your reports."""
     with episode_call(ctx) as (session, actor):
         made = services.create_account(session, actor, name, industry, size, region, website, phone, parent, owner)
-        return schemas.account_detail_out(session, actor, made)
+        return presenters.account_detail_out(session, actor, made)
 
 
 @tool()
@@ -120,7 +120,7 @@ def crm_update_account(
     with episode_call(ctx) as (session, actor):
         changed = services.update_account(session, actor, account, name=name, industry=industry, size=size,
                                           region=region, website=website, phone=phone, parent=parent, owner=owner)
-        return schemas.account_detail_out(session, actor, changed)
+        return presenters.account_detail_out(session, actor, changed)
 
 
 # ---------------------------------------------------------------- contacts
@@ -139,14 +139,14 @@ def crm_list_contacts(
     """List contacts (everyone may), by name, email or title, optionally at one account."""
     with episode_call(ctx) as (session, actor):
         page = services.list_contacts(session, actor, query, account, owner, sort, descending, offset, limit)
-        return schemas.page_out(schemas.ContactPage, schemas.contacts_out(session, page.items), page)
+        return presenters.page_out(schemas.ContactPage, presenters.contacts_out(session, page.items), page)
 
 
 @tool(read_only=True)
 def crm_get_contact(ctx: Context, contact: ContactRef) -> schemas.ContactOut:
     """Get one contact with their account and owner."""
     with episode_call(ctx) as (session, actor):
-        return schemas.contacts_out(session, [services.get_contact(session, actor, contact)])[0]
+        return presenters.contacts_out(session, [services.get_contact(session, actor, contact)])[0]
 
 
 @tool()
@@ -163,7 +163,7 @@ def crm_create_contact(
     """Add a contact at an account (Sales only)."""
     with episode_call(ctx) as (session, actor):
         made = services.create_contact(session, actor, account, first_name, last_name, title, email, phone, owner)
-        return schemas.contacts_out(session, [made])[0]
+        return presenters.contacts_out(session, [made])[0]
 
 
 @tool()
@@ -182,7 +182,7 @@ def crm_update_contact(
     with episode_call(ctx) as (session, actor):
         changed = services.update_contact(session, actor, contact, first_name=first_name, last_name=last_name,
                                           title=title, email=email, phone=phone, account=account, owner=owner)
-        return schemas.contacts_out(session, [changed])[0]
+        return presenters.contacts_out(session, [changed])[0]
 
 
 # ---------------------------------------------------------------- leads
@@ -202,14 +202,14 @@ def crm_list_leads(
     """List the leads you may see (Sales only: yours and your team's), by name, company, status and source."""
     with episode_call(ctx) as (session, actor):
         page = services.list_leads(session, actor, query, status, source, owner, sort, descending, offset, limit)
-        return schemas.page_out(schemas.LeadPage, schemas.leads_out(session, page.items), page)
+        return presenters.page_out(schemas.LeadPage, presenters.leads_out(session, page.items), page)
 
 
 @tool(read_only=True)
 def crm_get_lead(ctx: Context, lead: LeadRef) -> schemas.LeadOut:
     """Get one lead; a converted lead names the account, contact and opportunity it became."""
     with episode_call(ctx) as (session, actor):
-        return schemas.leads_out(session, [services.get_lead(session, actor, lead)])[0]
+        return presenters.leads_out(session, [services.get_lead(session, actor, lead)])[0]
 
 
 @tool()
@@ -227,7 +227,7 @@ def crm_create_lead(
     """Create a lead in status New (Sales only)."""
     with episode_call(ctx) as (session, actor):
         made = services.create_lead(session, actor, first_name, last_name, company, source, title, email, phone, owner)
-        return schemas.leads_out(session, [made])[0]
+        return presenters.leads_out(session, [made])[0]
 
 
 @tool()
@@ -250,7 +250,7 @@ def crm_update_lead(
         changed = services.update_lead(session, actor, lead, first_name=first_name, last_name=last_name,
                                        company=company, title=title, email=email, phone=phone, source=source,
                                        status=status, owner=owner)
-        return schemas.leads_out(session, [changed])[0]
+        return presenters.leads_out(session, [changed])[0]
 
 
 @tool()
@@ -275,4 +275,4 @@ def crm_convert_lead(
     with episode_call(ctx) as (session, actor):
         converted = services.convert_lead(session, actor, lead, account, create_opportunity, opportunity_name,
                                           amount, close_date, stage, industry, size, region)
-        return schemas.conversion_out(session, converted)
+        return presenters.conversion_out(session, converted)

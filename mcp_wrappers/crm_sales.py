@@ -8,7 +8,7 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from officegym.apps.crm import schemas, services
+from officegym.apps.crm import presenters, schemas, services
 
 from .base import Id, IdOrName, Limit, Offset, bounded, episode_call, page_of, tool
 from .crm import Day, Descending, Money, NewOwner, OpportunityRef, Owner, OwnerFilter, Percent, Text, sort_by
@@ -40,7 +40,7 @@ def crm_list_opportunities(
     with episode_call(ctx) as (session, actor):
         page = services.list_opportunities(session, actor, query, stage, owner, account, close_from, close_to, sort,
                                            descending, offset, limit)
-        return schemas.page_out(schemas.OpportunityPage, schemas.opportunities_out(session, page.items), page)
+        return presenters.page_out(schemas.OpportunityPage, presenters.opportunities_out(session, page.items), page)
 
 
 @tool(read_only=True)
@@ -48,7 +48,7 @@ def crm_get_opportunity(ctx: Context, opportunity: OpportunityRef) -> schemas.Op
     """Get a deal with its line items, pending discount requests and who approves discounts on it."""
     with episode_call(ctx) as (session, actor):
         found = services.get_opportunity(session, actor, opportunity)
-        return schemas.opportunity_detail_out(session, actor, found)
+        return presenters.opportunity_detail_out(session, actor, found)
 
 
 @tool()
@@ -70,7 +70,7 @@ def crm_create_opportunity(
     with episode_call(ctx) as (session, actor):
         made = services.create_opportunity(session, actor, account, name, close_date, amount, stage, type, next_step,
                                            competitor, description, owner)
-        return schemas.opportunity_detail_out(session, actor, made)
+        return presenters.opportunity_detail_out(session, actor, made)
 
 
 @tool()
@@ -94,7 +94,7 @@ def crm_update_opportunity(
                                               close_date=close_date, type=type, next_step=next_step,
                                               competitor=competitor, description=description, account=account,
                                               owner=owner)
-        return schemas.opportunity_detail_out(session, actor, changed)
+        return presenters.opportunity_detail_out(session, actor, changed)
 
 
 @tool()
@@ -109,7 +109,7 @@ def crm_move_opportunity_stage(
     Closed Lost with a loss reason."""
     with episode_call(ctx) as (session, actor):
         moved = services.move_stage(session, actor, opportunity, stage, loss_reason, competitor)
-        return schemas.opportunity_detail_out(session, actor, moved)
+        return presenters.opportunity_detail_out(session, actor, moved)
 
 
 @tool()
@@ -121,7 +121,7 @@ def crm_reopen_opportunity(
 ) -> schemas.OpportunityDetailOut:
     """Reopen a closed (won or lost) deal into an open stage; its loss reason and close time are cleared."""
     with episode_call(ctx) as (session, actor):
-        return schemas.opportunity_detail_out(session, actor, services.reopen(session, actor, opportunity, stage))
+        return presenters.opportunity_detail_out(session, actor, services.reopen(session, actor, opportunity, stage))
 
 
 # ---------------------------------------------------------------- products and price books
@@ -138,7 +138,7 @@ def crm_list_products(
     """List the product catalog by name, with each product's standard list price."""
     with episode_call(ctx) as (session, actor):
         page = services.list_products(session, actor, query, family, include_inactive, offset, limit)
-        return schemas.page_out(schemas.ProductPage, schemas.products_out(session, page.items), page)
+        return presenters.page_out(schemas.ProductPage, presenters.products_out(session, page.items), page)
 
 
 @tool(read_only=True)
@@ -146,7 +146,7 @@ def crm_list_price_books(ctx: Context, offset: Offset = 0, limit: Limit = 50) ->
     """List the active price books, the standard one first."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.list_price_books(session, actor), offset, limit)
-        return schemas.page_out(schemas.PriceBookPage, schemas.price_books_out(page.items), page)
+        return presenters.page_out(schemas.PriceBookPage, presenters.price_books_out(page.items), page)
 
 
 @tool(read_only=True)
@@ -160,7 +160,7 @@ def crm_list_price_book_entries(
     """List the list prices of one price book, by product name."""
     with episode_call(ctx) as (session, actor):
         page = services.price_book_entries(session, actor, price_book, offset, limit)
-        return schemas.page_out(schemas.PriceBookEntryPage, schemas.entries_out(session, page.items), page)
+        return presenters.page_out(schemas.PriceBookEntryPage, presenters.entries_out(session, page.items), page)
 
 
 # ---------------------------------------------------------------- line items
@@ -178,7 +178,7 @@ def crm_add_line_item(
     """Add a product to an open deal at its list price; discounts above 20% need crm_request_discount."""
     with episode_call(ctx) as (session, actor):
         item = services.add_line_item(session, actor, opportunity, product, quantity, discount, price_book)
-        return schemas.line_item_result_out(session, actor, item)
+        return presenters.line_item_result_out(session, actor, item)
 
 
 @tool()
@@ -191,14 +191,14 @@ def crm_update_line_item(
     """Change the quantity or discount (up to 20%) of a line item on an open deal; the amount follows."""
     with episode_call(ctx) as (session, actor):
         item = services.update_line_item(session, actor, line_item, quantity, discount)
-        return schemas.line_item_result_out(session, actor, item)
+        return presenters.line_item_result_out(session, actor, item)
 
 
 @tool(destructive=True)
 def crm_remove_line_item(ctx: Context, line_item: LineItemId) -> schemas.OpportunityDetailOut:
     """Take a product off an open deal (its decided discount requests go with it); the amount follows."""
     with episode_call(ctx) as (session, actor):
-        return schemas.opportunity_detail_out(session, actor, services.remove_line_item(session, actor, line_item))
+        return presenters.opportunity_detail_out(session, actor, services.remove_line_item(session, actor, line_item))
 
 
 # ---------------------------------------------------------------- discount approvals
@@ -214,7 +214,7 @@ def crm_list_discount_approvals(
     """List the discount requests you made, must decide, or may see on deals, newest first."""
     with episode_call(ctx) as (session, actor):
         page = services.list_approvals(session, actor, status, mine, offset, limit)
-        return schemas.page_out(schemas.ApprovalPage, schemas.approvals_out(session, page.items), page)
+        return presenters.page_out(schemas.ApprovalPage, presenters.approvals_out(session, page.items), page)
 
 
 @tool()
@@ -226,7 +226,7 @@ def crm_request_discount(
 ) -> schemas.ApprovalOut:
     """Ask the deal owner's manager to approve a discount above 20% on one line item."""
     with episode_call(ctx) as (session, actor):
-        return schemas.approvals_out(session, [services.request_discount(session, actor, line_item, discount,
+        return presenters.approvals_out(session, [services.request_discount(session, actor, line_item, discount,
                                                                          reason)])[0]
 
 
@@ -234,11 +234,11 @@ def crm_request_discount(
 def crm_approve_discount(ctx: Context, approval: ApprovalId, note: Note = "") -> schemas.ApprovalOut:
     """Approve a pending discount request (the deal owner's manager only); the discount is applied."""
     with episode_call(ctx) as (session, actor):
-        return schemas.approvals_out(session, [services.approve_discount(session, actor, approval, note)])[0]
+        return presenters.approvals_out(session, [services.approve_discount(session, actor, approval, note)])[0]
 
 
 @tool()
 def crm_reject_discount(ctx: Context, approval: ApprovalId, note: Note = "") -> schemas.ApprovalOut:
     """Reject a pending discount request (the deal owner's manager only); the line item keeps its discount."""
     with episode_call(ctx) as (session, actor):
-        return schemas.approvals_out(session, [services.reject_discount(session, actor, approval, note)])[0]
+        return presenters.approvals_out(session, [services.reject_discount(session, actor, approval, note)])[0]

@@ -9,7 +9,7 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import Field, StringConstraints
 
-from officegym.apps.crm import schemas, services
+from officegym.apps.crm import presenters, schemas, services
 
 from .base import Id, IdOrName, Limit, Offset, episode_call, tool
 from .crm import AccountRef, NewOwner, Owner, OwnerFilter, Text, sort_by
@@ -38,7 +38,7 @@ def crm_list_activities(
     """List the calls, emails, meetings, notes and tasks logged on one record, newest first (Sales only)."""
     with episode_call(ctx) as (session, actor):
         page = services.list_activities(session, actor, record_type, record_id, kind, offset, limit)
-        return schemas.page_out(schemas.ActivityPage, schemas.activities_out(session, page.items), page)
+        return presenters.page_out(schemas.ActivityPage, presenters.activities_out(session, page.items), page)
 
 
 @tool(read_only=True)
@@ -51,7 +51,7 @@ def crm_list_my_tasks(
     """List your CRM tasks, soonest due first, with the record each is on."""
     with episode_call(ctx) as (session, actor):
         page = services.list_my_tasks(session, actor, status, offset, limit)
-        return schemas.page_out(schemas.ActivityPage, schemas.activities_out(session, page.items), page)
+        return presenters.page_out(schemas.ActivityPage, presenters.activities_out(session, page.items), page)
 
 
 @tool()
@@ -67,7 +67,7 @@ def crm_log_activity(
     """Log a call, email, meeting or note on a record you can see, or give yourself a task on it."""
     with episode_call(ctx) as (session, actor):
         logged = services.log_activity(session, actor, record_type, record_id, kind, subject, body, due_date)
-        return schemas.activities_out(session, [logged])[0]
+        return presenters.activities_out(session, [logged])[0]
 
 
 @tool()
@@ -75,7 +75,7 @@ def crm_complete_task(ctx: Context, activity: Annotated[Id, Field(description=(
         "Numeric id of the task (crm_list_my_tasks or crm_list_activities)"))]) -> schemas.ActivityOut:
     """Mark an open task done (its owner, or the owner's manager)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.activities_out(session, [services.complete_task(session, actor, activity)])[0]
+        return presenters.activities_out(session, [services.complete_task(session, actor, activity)])[0]
 
 
 # ---------------------------------------------------------------- cases
@@ -97,14 +97,14 @@ def crm_list_cases(
     with episode_call(ctx) as (session, actor):
         page = services.list_cases(session, actor, query, status, priority, account, owner, sort, descending,
                                    offset, limit)
-        return schemas.page_out(schemas.CasePage, schemas.cases_out(session, page.items), page)
+        return presenters.page_out(schemas.CasePage, presenters.cases_out(session, page.items), page)
 
 
 @tool(read_only=True)
 def crm_get_case(ctx: Context, case: CaseId) -> schemas.CaseOut:
     """Get one customer case with its account, contact, owner and escalation ticket."""
     with episode_call(ctx) as (session, actor):
-        return schemas.cases_out(session, [services.get_case(session, actor, case)])[0]
+        return presenters.cases_out(session, [services.get_case(session, actor, case)])[0]
 
 
 @tool()
@@ -121,7 +121,7 @@ def crm_create_case(
     """Open a customer case on an account, in status New (Sales only)."""
     with episode_call(ctx) as (session, actor):
         made = services.create_case(session, actor, account, subject, description, priority, origin, contact, owner)
-        return schemas.cases_out(session, [made])[0]
+        return presenters.cases_out(session, [made])[0]
 
 
 @tool()
@@ -141,7 +141,7 @@ def crm_update_case(
     with episode_call(ctx) as (session, actor):
         changed = services.update_case(session, actor, case, subject=subject, description=description,
                                        priority=priority, origin=origin, contact=contact, owner=owner, status=status)
-        return schemas.cases_out(session, [changed])[0]
+        return presenters.cases_out(session, [changed])[0]
 
 
 @tool()
@@ -151,7 +151,7 @@ def crm_escalate_case(ctx: Context, case: CaseId, reason: Text(1000, "Why it nee
     """Escalate a New or Working case (priority becomes at least High); the reason is logged as a note,
     and the case keeps the key of the ticket (tickets app) that tracks the work."""
     with episode_call(ctx) as (session, actor):
-        return schemas.cases_out(session, [services.escalate_case(session, actor, case, reason, ticket)])[0]
+        return presenters.cases_out(session, [services.escalate_case(session, actor, case, reason, ticket)])[0]
 
 
 # ---------------------------------------------------------------- reports, search, history
@@ -171,7 +171,7 @@ def crm_get_pipeline_report(
     count, amount, weighted amount per group, a page of groups at a time, with the totals of all groups."""
     with episode_call(ctx) as (session, actor):
         report = services.pipeline_report(session, actor, group_by, quarter, owner, stages, offset, limit)
-        return schemas.pipeline_out(report, group_by, stages, quarter)
+        return presenters.pipeline_out(report, group_by, stages, quarter)
 
 
 @tool(read_only=True)
@@ -186,7 +186,7 @@ def crm_search_records(
     """Search accounts, contacts, leads, opportunities and cases you may see by name, email or subject."""
     with episode_call(ctx) as (session, actor):
         page = services.search_records(session, actor, query, record_types, offset, limit)
-        return schemas.page_out(schemas.SearchPage, schemas.hits_out(page.items), page)
+        return presenters.page_out(schemas.SearchPage, presenters.hits_out(page.items), page)
 
 
 @tool(read_only=True)
@@ -200,4 +200,4 @@ def crm_get_record_history(
     """Get who changed which field of a record, when, from what to what, newest first."""
     with episode_call(ctx) as (session, actor):
         page = services.record_history(session, actor, record_type, record_id, offset, limit)
-        return schemas.page_out(schemas.HistoryPage, schemas.history_out(session, page.items), page)
+        return presenters.page_out(schemas.HistoryPage, presenters.history_out(session, page.items), page)

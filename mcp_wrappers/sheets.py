@@ -2,7 +2,7 @@
 revision history, sheets (tabs) and reading and writing cells.
 
 Each tool calls one function of officegym.apps.sheets.services (where every rule lives, including
-who may see and change a workbook) and presents the result with officegym.apps.sheets.schemas.
+who may see and change a workbook) and presents the result with officegym.apps.sheets.presenters.
 Part 2 (rows and columns, sorting, copying, named ranges, filter views, summary tables, import and
 export) is sheets_more.py.
 """
@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict, Field
 
-from officegym.apps.sheets import schemas, services
+from officegym.apps.sheets import presenters, schemas, services
 
 from .base import IdOrName, Int, Limit, Offset, PersonRef, episode_call, tool
 
@@ -59,14 +59,14 @@ def sheets_list_workbooks(
     """List the workbooks you own or that are shared with you, most recently changed first, with your role."""
     with episode_call(ctx) as (session, actor):
         page = services.list_workbooks(session, actor, query, offset, limit)
-        return schemas.page_out(schemas.WorkbookPage, schemas.workbooks_out(session, actor, page.items), page)
+        return presenters.page_out(schemas.WorkbookPage, presenters.workbooks_out(session, actor, page.items), page)
 
 
 @tool(read_only=True)
 def sheets_get_workbook(ctx: Context, workbook: WorkbookRef) -> schemas.WorkbookDetailOut:
     """Get a workbook with its sheets (tab order, used range of each), named ranges, shares and your role."""
     with episode_call(ctx) as (session, actor):
-        return schemas.workbook_detail_out(session, actor, services.get_workbook(session, actor, workbook))
+        return presenters.workbook_detail_out(session, actor, services.get_workbook(session, actor, workbook))
 
 
 @tool()
@@ -80,7 +80,7 @@ def sheets_create_workbook(
     """Create a workbook that you own, with empty sheets."""
     with episode_call(ctx) as (session, actor):
         made = services.create_workbook(session, actor, title, sheets, description)
-        return schemas.workbook_detail_out(session, actor, made)
+        return presenters.workbook_detail_out(session, actor, made)
 
 
 @tool()
@@ -93,16 +93,16 @@ def sheets_update_workbook(
     """Rename a workbook or change its description (owner and editors); give only what changes."""
     with episode_call(ctx) as (session, actor):
         changed = services.update_workbook(session, actor, workbook, title=title, description=description)
-        return schemas.workbook_detail_out(session, actor, changed)
+        return presenters.workbook_detail_out(session, actor, changed)
 
 
 @tool(destructive=True)
 def sheets_delete_workbook(ctx: Context, workbook: WorkbookRef) -> schemas.DeletedOut:
     """Delete a workbook with all its sheets, cells, names, filter views and shares (owner only)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         services.delete_workbook(session, actor, workbook)
-        return schemas.deleted_out(book, "workbook", book.title)
+        return presenters.deleted_out(book, "workbook", book.title)
 
 
 @tool()
@@ -115,16 +115,16 @@ def sheets_share_workbook(
     """Share a workbook with a person, or change their role (owner and editors)."""
     with episode_call(ctx) as (session, actor):
         share = services.share_workbook(session, actor, workbook, person, role)
-        return schemas.shares_changed_out(session, share.workbook_id, share.person_id)
+        return presenters.shares_changed_out(session, share.workbook_id, share.person_id)
 
 
 @tool(destructive=True)
 def sheets_unshare_workbook(ctx: Context, workbook: WorkbookRef, person: PersonRef) -> schemas.SharesOut:
     """Stop sharing a workbook with a person (owner and editors; anyone may remove themselves)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         removed = services.unshare_workbook(session, actor, workbook, person)
-        return schemas.shares_changed_out(session, book.id, removed.id)
+        return presenters.shares_changed_out(session, book.id, removed.id)
 
 
 @tool(read_only=True)
@@ -133,7 +133,7 @@ def sheets_list_revisions(ctx: Context, workbook: WorkbookRef, offset: Offset = 
     """List a workbook's changes, newest first: each cell's input from old to new, and structural edits."""
     with episode_call(ctx) as (session, actor):
         page = services.list_revisions(session, actor, workbook, offset, limit)
-        return schemas.page_out(schemas.RevisionPage, schemas.revisions_out(session, page.items), page)
+        return presenters.page_out(schemas.RevisionPage, presenters.revisions_out(session, page.items), page)
 
 
 # ---------------------------------------------------------------- sheets (tabs)
@@ -147,9 +147,9 @@ def sheets_create_sheet(ctx: Context, workbook: WorkbookRef, name: Text(100, (
         position: Position = None) -> schemas.TabsOut:
     """Add an empty sheet at the end, or at a tab position (owner and editors)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         made = services.create_sheet(session, actor, workbook, name, position)
-        return schemas.tabs_out(session, book, made.name)
+        return presenters.tabs_out(session, book, made.name)
 
 
 @tool()
@@ -157,8 +157,8 @@ def sheets_rename_sheet(ctx: Context, workbook: WorkbookRef, sheet: Text(100, "T
                         new_name: Text(100, "Its new name, unique in the workbook")) -> schemas.TabsOut:
     """Rename a sheet; formulas that refer to it follow the new name."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.tabs_out(session, book, services.rename_sheet(session, actor, workbook, sheet, new_name).name)
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.tabs_out(session, book, services.rename_sheet(session, actor, workbook, sheet, new_name).name)
 
 
 @tool()
@@ -166,16 +166,16 @@ def sheets_move_sheet(ctx: Context, workbook: WorkbookRef, sheet: Text(100, "The
                       position: Annotated[Int, Field(description="Its new tab position from 1")]) -> schemas.TabsOut:
     """Move a sheet to another tab position (the first tab is what unprefixed ranges mean)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.tabs_out(session, book, services.move_sheet(session, actor, workbook, sheet, position).name)
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.tabs_out(session, book, services.move_sheet(session, actor, workbook, sheet, position).name)
 
 
 @tool(destructive=True)
 def sheets_delete_sheet(ctx: Context, workbook: WorkbookRef, sheet: Text(100, "The sheet's name")) -> schemas.TabsOut:
     """Delete a sheet with its cells, names and filter views; formulas elsewhere that read it show #REF!."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.tabs_out(session, book, services.delete_sheet(session, actor, workbook, sheet))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.tabs_out(session, book, services.delete_sheet(session, actor, workbook, sheet))
 
 
 @tool()
@@ -188,8 +188,8 @@ def sheets_freeze_rows(
 ) -> schemas.TabsOut:
     """Freeze the first rows (and columns) of a sheet so they stay in view."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.tabs_out(session, book, services.freeze(session, actor, workbook, sheet, rows, columns).name)
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.tabs_out(session, book, services.freeze(session, actor, workbook, sheet, rows, columns).name)
 
 
 # ---------------------------------------------------------------- cells
@@ -202,7 +202,7 @@ def sheets_read_range(ctx: Context, workbook: WorkbookRef, range: Range) -> sche
     formula is the input when the cell holds one. Cells not listed are empty; optional keys are left out when
     they do not apply."""
     with episode_call(ctx) as (session, actor):
-        return schemas.range_out(services.read_range(session, actor, workbook, range))
+        return presenters.range_out(services.read_range(session, actor, workbook, range))
 
 
 @tool()
@@ -216,9 +216,9 @@ def sheets_write_cells(
     """Write a batch of cells (at most 5,000) in one change: all are written or, if one is refused (a bad
     reference, a formula that does not parse), none. Returns the written cells as they compute now."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         changed = services.write_cells(session, actor, workbook, [c.model_dump() for c in cells])
-        return schemas.written_out(session, book, [c.cell for c in cells], changed)
+        return presenters.written_out(session, book, [c.cell for c in cells], changed)
 
 
 @tool()
@@ -233,17 +233,17 @@ def sheets_write_range(
 ) -> schemas.CellsWrittenOut:
     """Write a block of rows from a top-left cell (a table, a row of headers, a column of formulas)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         changed = services.write_range(session, actor, workbook, start, rows)
-        return schemas.written_out(session, book, schemas.block_refs(session, book, start, rows), changed)
+        return presenters.written_out(session, book, presenters.block_refs(session, book, start, rows), changed)
 
 
 @tool(destructive=True)
 def sheets_clear_range(ctx: Context, workbook: WorkbookRef, range: Range) -> schemas.AreaOut:
     """Empty every cell of a range (their number formats stay); formulas that read them recalculate."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.area_out(session, book, range, services.clear_range(session, actor, workbook, range))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.area_out(session, book, range, services.clear_range(session, actor, workbook, range))
 
 
 @tool()
@@ -256,6 +256,6 @@ def sheets_set_number_format(
 ) -> schemas.AreaOut:
     """Set how the numbers of a range are shown (the values stay the same)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         count = services.set_number_format(session, actor, workbook, range, number_format)
-        return schemas.area_out(session, book, range, count)
+        return presenters.area_out(session, book, range, count)

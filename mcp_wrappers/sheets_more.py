@@ -2,7 +2,7 @@
 find and replace, named ranges, filter views, summary tables, and CSV/XLSX import and export.
 
 Each tool calls one function of officegym.apps.sheets.services and presents the result with
-officegym.apps.sheets.schemas. Part 1 (workbooks, shares, sheets, reading and writing cells, and the
+officegym.apps.sheets.presenters. Part 1 (workbooks, shares, sheets, reading and writing cells, and the
 argument types) is sheets.py.
 """
 
@@ -13,7 +13,7 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from officegym.apps.sheets import schemas, services
+from officegym.apps.sheets import presenters, schemas, services
 
 from .base import Int, Limit, Offset, episode_call, page_of, tool
 from .sheets import CellRef, Range, SheetName, Text, WorkbookRef
@@ -54,9 +54,9 @@ def sheets_insert_rows(ctx: Context, workbook: WorkbookRef, before: RowNumber, c
     """Insert empty rows before a row number; cells below move down and every formula, named range and
     filter view that refers to them follows."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         first = services.insert_rows(session, actor, workbook, sheet, before, count)
-        return schemas.structure_out(session, book, schemas.sheet_name(session, book, sheet),
+        return presenters.structure_out(session, book, presenters.sheet_name(session, book, sheet),
                                      f"Inserted {count} empty row(s) from row {first}.", count)
 
 
@@ -65,9 +65,9 @@ def sheets_delete_rows(ctx: Context, workbook: WorkbookRef, first: RowNumber, co
                        sheet: SheetName = None) -> schemas.StructureOut:
     """Delete rows from a row number; cells below move up, and formulas that read a deleted cell show #REF!."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         gone = services.delete_rows(session, actor, workbook, sheet, first, count)
-        return schemas.structure_out(session, book, schemas.sheet_name(session, book, sheet),
+        return presenters.structure_out(session, book, presenters.sheet_name(session, book, sheet),
                                      f"Deleted {gone} row(s) from row {first}.", gone)
 
 
@@ -76,9 +76,9 @@ def sheets_insert_columns(ctx: Context, workbook: WorkbookRef, before: Column, c
                           sheet: SheetName = None) -> schemas.StructureOut:
     """Insert empty columns before a column; cells to the right move right and formulas follow."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         letter = services.insert_columns(session, actor, workbook, sheet, before, count)
-        return schemas.structure_out(session, book, schemas.sheet_name(session, book, sheet),
+        return presenters.structure_out(session, book, presenters.sheet_name(session, book, sheet),
                                      f"Inserted {count} empty column(s) from column {letter}.", count)
 
 
@@ -88,9 +88,9 @@ def sheets_delete_columns(ctx: Context, workbook: WorkbookRef, first: Column, co
     """Delete columns from a column; cells to the right move left, and formulas that read a deleted cell
     show #REF!."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         gone = services.delete_columns(session, actor, workbook, sheet, first, count)
-        return schemas.structure_out(session, book, schemas.sheet_name(session, book, sheet),
+        return presenters.structure_out(session, book, presenters.sheet_name(session, book, sheet),
                                      f"Deleted {gone} column(s) from column {first}.", gone)
 
 
@@ -109,9 +109,9 @@ def sheets_sort_range(
     """Sort the rows of a range by one or more of its columns (empty cells last); a formula moves with its
     row and keeps reading its own row."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         sorted_rows = services.sort_range(session, actor, workbook, range, [k.model_dump() for k in keys], has_header)
-        return schemas.area_out(session, book, range, sorted_rows)
+        return presenters.area_out(session, book, range, sorted_rows)
 
 
 @tool()
@@ -125,9 +125,9 @@ def sheets_copy_paste(
     """Copy a range to a top-left target cell on any sheet, as a spreadsheet pastes: relative references of
     formulas shift by the distance moved ($-anchored ones stay); number formats come along."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         count = services.copy_paste(session, actor, workbook, source, target, values_only)
-        return schemas.area_out(session, book, schemas.paste_range(session, book, source, target), count)
+        return presenters.area_out(session, book, presenters.paste_range(session, book, source, target), count)
 
 
 @tool()
@@ -135,8 +135,8 @@ def sheets_fill_down(ctx: Context, workbook: WorkbookRef, range: Range) -> schem
     """Copy the first row of a range into the rows below it, formulas adjusting row by row (such as
     =B2*C2 filled down D2:D40)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.area_out(session, book, range, services.fill_down(session, actor, workbook, range))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.area_out(session, book, range, services.fill_down(session, actor, workbook, range))
 
 
 @tool()
@@ -152,10 +152,10 @@ def sheets_find_replace(
 ) -> schemas.StructureOut:
     """Replace text in the typed inputs of cells (formulas only when asked)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         changed = services.find_replace(session, actor, workbook, find, replacement, sheet, match_case, whole_cell,
                                         in_formulas)
-        return schemas.structure_out(session, book, schemas.sheet_name(session, book, sheet) if sheet else None,
+        return presenters.structure_out(session, book, presenters.sheet_name(session, book, sheet) if sheet else None,
                                      f"Replaced {find!r} with {replacement!r} in {changed} cell(s).", changed)
 
 
@@ -167,7 +167,7 @@ def sheets_define_named_range(ctx: Context, workbook: WorkbookRef, name: Text(60
         range: Range) -> schemas.NamedRangeOut:
     """Name a range so formulas can use it (=SUM(Revenue)), or point an existing name at a new range."""
     with episode_call(ctx) as (session, actor):
-        return schemas.defined_out(session, services.define_named_range(session, actor, workbook, name, range))
+        return presenters.defined_out(session, services.define_named_range(session, actor, workbook, name, range))
 
 
 @tool(destructive=True)
@@ -175,8 +175,8 @@ def sheets_delete_named_range(ctx: Context, workbook: WorkbookRef,
                               name: Text(60, "The range name to remove")) -> schemas.DeletedOut:
     """Remove a range name; formulas that use it show #NAME?."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.deleted_out(book, "named range", services.delete_named_range(session, actor, workbook, name))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.deleted_out(book, "named range", services.delete_named_range(session, actor, workbook, name))
 
 
 ViewName = Text(80, "The filter view's name, unique on its sheet")
@@ -198,7 +198,7 @@ def sheets_create_filter_view(
     with episode_call(ctx) as (session, actor):
         view = services.create_filter_view(session, actor, workbook, name, range, [c.model_dump() for c in criteria],
                                            sort_column or "", sort_descending)
-        return schemas.filter_views_out(session, [view])[0]
+        return presenters.filter_views_out(session, [view])[0]
 
 
 @tool(read_only=True)
@@ -208,7 +208,7 @@ def sheets_list_filter_views(ctx: Context, workbook: WorkbookRef, sheet: Text(10
     """List a workbook's saved filter views by name, with their ranges, conditions and sort."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.list_filter_views(session, actor, workbook, sheet), offset, limit)
-        return schemas.page_out(schemas.FilterViewPage, schemas.filter_views_out(session, page.items), page)
+        return presenters.page_out(schemas.FilterViewPage, presenters.filter_views_out(session, page.items), page)
 
 
 @tool(read_only=True)
@@ -216,9 +216,9 @@ def sheets_apply_filter_view(ctx: Context, workbook: WorkbookRef, name: ViewName
                              sheet: SheetName = None) -> schemas.FilteredOut:
     """Show what a filter view selects now: the row numbers it shows (header first) and their values."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         rows = services.apply_filter_view(session, actor, workbook, sheet, name)
-        return schemas.filtered_out(session, book, sheet, name, rows)
+        return presenters.filtered_out(session, book, sheet, name, rows)
 
 
 @tool(destructive=True)
@@ -226,8 +226,8 @@ def sheets_delete_filter_view(ctx: Context, workbook: WorkbookRef, name: ViewNam
                               sheet: SheetName = None) -> schemas.DeletedOut:
     """Delete a saved filter view (the cells are not changed)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.deleted_out(book, "filter view", services.delete_filter_view(session, actor, workbook, sheet,
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.deleted_out(book, "filter view", services.delete_filter_view(session, actor, workbook, sheet,
                                                                                     name))
 
 
@@ -246,10 +246,10 @@ def sheets_create_summary_table(
     """Group the rows of a range (header first) by one column and aggregate another into a two-column table
     of live formulas (SUMIF, COUNTIF, ...) with a total row."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         made = services.create_summary_table(session, actor, workbook, source, group_by, value_column, aggregate,
                                              target)
-        return schemas.area_out(session, book, made)
+        return presenters.area_out(session, book, made)
 
 
 @tool(destructive=True)
@@ -259,9 +259,9 @@ def sheets_import_csv(ctx: Context, workbook: WorkbookRef, sheet: Text(100, (
         ) -> schemas.ImportOut:
     """Replace a sheet's contents with CSV text (at most 2,000,000 characters and 100,000 cells)."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
+        book = presenters.open_workbook(session, actor, workbook)
         written = services.import_csv(session, actor, workbook, sheet, csv)
-        return schemas.import_out(session, book, [sheet.strip()], written)
+        return presenters.import_out(session, book, [sheet.strip()], written)
 
 
 @tool(read_only=True)
@@ -270,8 +270,8 @@ def sheets_export_csv(ctx: Context, workbook: WorkbookRef, sheet: SheetName = No
     open as a formula in a spreadsheet program (it starts with =, +, -, @, a tab or a carriage return)
     gets a leading apostrophe, the mark for text, so importing it back gives the same text."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.csv_out(session, book, sheet, services.export_csv(session, actor, workbook, sheet))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.csv_out(session, book, sheet, services.export_csv(session, actor, workbook, sheet))
 
 
 @tool(destructive=True)
@@ -280,13 +280,13 @@ def sheets_import_xlsx(ctx: Context, workbook: WorkbookRef, data: Text(services.
     """Import the sheets of an XLSX file (at most 3,000,000 bytes and 100,000 cells) into a workbook: a sheet
     with the same name is replaced, others are added; formulas and number formats are kept."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.import_out(session, book, services.import_xlsx(session, actor, workbook, data))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.import_out(session, book, services.import_xlsx(session, actor, workbook, data))
 
 
 @tool(read_only=True)
 def sheets_export_xlsx(ctx: Context, workbook: WorkbookRef) -> schemas.XlsxOut:
     """Export a workbook as an XLSX file (base64): every sheet, formulas as formulas, number formats."""
     with episode_call(ctx) as (session, actor):
-        book = schemas.open_workbook(session, actor, workbook)
-        return schemas.xlsx_out(book, services.export_xlsx_base64(session, actor, workbook))
+        book = presenters.open_workbook(session, actor, workbook)
+        return presenters.xlsx_out(book, services.export_xlsx_base64(session, actor, workbook))

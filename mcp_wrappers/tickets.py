@@ -2,7 +2,7 @@
 assignment groups, sprints, boards and ticket search.
 
 Each tool calls one function of officegym.apps.tickets.services (where every rule lives, including
-who may see and change what) and presents the result with officegym.apps.tickets.schemas. Part 2
+who may see and change what) and presents the result with officegym.apps.tickets.presenters. Part 2
 (working one ticket: filing, editing, assigning, moving, comments, watchers, links, history) is
 tickets_work.py.
 """
@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from officegym.apps.tickets import schemas, services
+from officegym.apps.tickets import presenters, schemas, services
 
 from .base import IdOrName, Limit, Offset, PersonRef, bounded, episode_call, page_of, tool
 
@@ -47,14 +47,14 @@ def tickets_list_projects(ctx: Context, offset: Offset = 0, limit: Limit = 50) -
     """List every project (software projects and service desks) by key, with its kind, lead and department."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.list_projects(session, actor), offset, limit)
-        return schemas.page_out(schemas.ProjectPage, schemas.projects_out(session, page.items), page)
+        return presenters.page_out(schemas.ProjectPage, presenters.projects_out(session, page.items), page)
 
 
 @tool(read_only=True)
 def tickets_get_project(ctx: Context, project: ProjectRef) -> schemas.ProjectDetailOut:
     """Get a project with its components, ticket types, workflow statuses and open tickets per status."""
     with episode_call(ctx) as (session, actor):
-        return schemas.project_detail_out(session, actor, services.get_project(session, actor, project))
+        return presenters.project_detail_out(session, actor, services.get_project(session, actor, project))
 
 
 @tool()
@@ -69,7 +69,7 @@ def tickets_create_project(
     """Create a project (workspace admins only); its agents are the people of the lead's department."""
     with episode_call(ctx) as (session, actor):
         made = services.create_project(session, actor, key, name, kind, lead, description)
-        return schemas.project_detail_out(session, actor, made)
+        return presenters.project_detail_out(session, actor, made)
 
 
 @tool()
@@ -85,7 +85,7 @@ def tickets_update_project(
     changes."""
     with episode_call(ctx) as (session, actor):
         changed = services.update_project(session, actor, project, name=name, description=description, lead=lead)
-        return schemas.project_detail_out(session, actor, changed)
+        return presenters.project_detail_out(session, actor, changed)
 
 
 @tool()
@@ -100,7 +100,7 @@ def tickets_create_component(
     """Add a component to a project (its lead or admins); tickets are then filed against it by name."""
     with episode_call(ctx) as (session, actor):
         made = services.create_component(session, actor, project, name, description, lead)
-        return schemas.components_out(session, [made])[0]
+        return presenters.components_out(session, [made])[0]
 
 
 # ---------------------------------------------------------------- assignment groups
@@ -110,14 +110,14 @@ def tickets_list_groups(ctx: Context, offset: Offset = 0, limit: Limit = 50) -> 
     """List the assignment groups (the queues that work tickets) by name, with member counts."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.list_groups(session, actor), offset, limit)
-        return schemas.page_out(schemas.GroupPage, schemas.groups_out(session, page.items), page)
+        return presenters.page_out(schemas.GroupPage, presenters.groups_out(session, page.items), page)
 
 
 @tool(read_only=True)
 def tickets_get_group(ctx: Context, group: GroupRef) -> schemas.GroupDetailOut:
     """Get an assignment group with its members: the people its tickets can be assigned to."""
     with episode_call(ctx) as (session, actor):
-        return schemas.group_detail_out(session, actor, services.get_group(session, actor, group))
+        return presenters.group_detail_out(session, actor, services.get_group(session, actor, group))
 
 
 # ---------------------------------------------------------------- search
@@ -133,7 +133,7 @@ def tickets_search_tickets(
     `project = IT AND status = "In Progress" AND assignee = currentUser() ORDER BY priority DESC`."""
     with episode_call(ctx) as (session, actor):
         page = services.search_tickets(session, actor, query, offset, limit)
-        return schemas.page_out(schemas.TicketPage, schemas.tickets_out(session, page.items), page)
+        return presenters.page_out(schemas.TicketPage, presenters.tickets_out(session, page.items), page)
 
 
 # ---------------------------------------------------------------- sprints and boards
@@ -144,7 +144,7 @@ def tickets_list_sprints(ctx: Context, project: ProjectRef, offset: Offset = 0,
     """List a software project's sprints in the order they were planned, with their state and ticket counts."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.list_sprints(session, actor, project), offset, limit)
-        return schemas.page_out(schemas.SprintPage, schemas.sprints_out(session, page.items), page)
+        return presenters.page_out(schemas.SprintPage, presenters.sprints_out(session, page.items), page)
 
 
 @tool()
@@ -156,7 +156,7 @@ def tickets_create_sprint(
 ) -> schemas.SprintOut:
     """Plan a future sprint in a software project (its lead or admins)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.sprints_out(session, [services.create_sprint(session, actor, project, name, goal)])[0]
+        return presenters.sprints_out(session, [services.create_sprint(session, actor, project, name, goal)])[0]
 
 
 @tool()
@@ -171,7 +171,7 @@ def tickets_start_sprint(
     """Start a future sprint (its project's lead or admins); only one sprint of a project is active at a time."""
     with episode_call(ctx) as (session, actor):
         started = services.start_sprint(session, actor, project, sprint, end_date, start_date)
-        return schemas.sprints_out(session, [started])[0]
+        return presenters.sprints_out(session, [started])[0]
 
 
 @tool()
@@ -185,7 +185,7 @@ def tickets_complete_sprint(
     """Complete the active sprint (its project's lead or admins); unfinished tickets move to `move_to` or to the
     backlog."""
     with episode_call(ctx) as (session, actor):
-        return schemas.sprints_out(session, [services.complete_sprint(session, actor, project, sprint, move_to)])[0]
+        return presenters.sprints_out(session, [services.complete_sprint(session, actor, project, sprint, move_to)])[0]
 
 
 @tool(read_only=True)
@@ -202,5 +202,5 @@ def tickets_get_board(
     """Get a project's board: tickets in columns by status, highest priority first, for a sprint or the
     open backlog or service queue; every column shows `limit` cards from `offset` and counts them all."""
     with episode_call(ctx) as (session, actor):
-        return schemas.board_out(session, services.get_board(session, actor, project, sprint, offset, limit,
+        return presenters.board_out(session, services.get_board(session, actor, project, sprint, offset, limit,
                                                              query or None))

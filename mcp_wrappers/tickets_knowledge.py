@@ -1,7 +1,7 @@
 """Tickets tools, part 3: the knowledge base — the company handbook's policies and runbooks.
 
 Each tool calls one function of officegym.apps.tickets.services and presents the result with
-officegym.apps.tickets.schemas. Everyone reads every article; its owner (or an admin) changes it,
+officegym.apps.tickets.presenters. Everyone reads every article; its owner (or an admin) changes it,
 and each change is kept as a new version.
 """
 
@@ -12,7 +12,7 @@ from typing import Annotated
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from officegym.apps.tickets import schemas, services
+from officegym.apps.tickets import presenters, schemas, services
 from officegym.apps.tickets.knowledge import BODY, MAX_QUERY, NOTE, TITLE
 from officegym.apps.tickets.models import KB_CATEGORIES
 
@@ -37,7 +37,7 @@ def tickets_search_articles(
     query in their title come first, then by number; get one with tickets_get_article to read its body."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.search_articles(session, actor, query, category), offset, limit)
-        return schemas.page_out(schemas.ArticlePage, schemas.articles_out(session, page.items), page)
+        return presenters.page_out(schemas.ArticlePage, presenters.articles_out(session, page.items), page)
 
 
 @tool(read_only=True)
@@ -51,7 +51,7 @@ def tickets_get_article(
     the history of its versions (who changed it, when and why)."""
     with episode_call(ctx) as (session, actor):
         found = services.get_article(session, actor, article)
-        return schemas.article_detail_out(session, actor, found, version)
+        return presenters.article_detail_out(session, actor, found, version)
 
 
 @tool()
@@ -65,7 +65,7 @@ def tickets_create_article(
     """Write a new knowledge base article (anyone may); you become its owner."""
     with episode_call(ctx) as (session, actor):
         made = services.create_article(session, actor, title, category, body, note)
-        return schemas.article_detail_out(session, actor, made)
+        return presenters.article_detail_out(session, actor, made)
 
 
 @tool()
@@ -83,4 +83,4 @@ def tickets_update_article(
     and the earlier ones stay readable."""
     with episode_call(ctx) as (session, actor):
         changed = services.update_article(session, actor, article, title, category, body, owner, note)
-        return schemas.article_detail_out(session, actor, changed)
+        return presenters.article_detail_out(session, actor, changed)

@@ -2,7 +2,7 @@
 its workflow, comments and internal work notes, watchers, links, sprints and history.
 
 Each tool calls one function of officegym.apps.tickets.services and presents the result with
-officegym.apps.tickets.schemas. Part 1 (projects, groups, sprints, boards, search) is tickets.py.
+officegym.apps.tickets.presenters. Part 1 (projects, groups, sprints, boards, search) is tickets.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from mcp.server.mcpserver import Context
 from pydantic import Field, StringConstraints
 
-from officegym.apps.tickets import schemas, services
+from officegym.apps.tickets import presenters, schemas, services
 
 from .base import IdOrName, Int, Limit, Offset, episode_call, page_of, tool
 from .tickets import ProjectRef, Text
@@ -37,7 +37,7 @@ def tickets_get_ticket(ctx: Context, key: Key) -> schemas.TicketDetailOut:
     """Get a ticket: its fields, labels, components, sub-tasks, links, watchers, the transitions available
     from its status and, in service desks, its SLA clocks."""
     with episode_call(ctx) as (session, actor):
-        return schemas.ticket_detail_out(session, actor, services.get_ticket(session, actor, key))
+        return presenters.ticket_detail_out(session, actor, services.get_ticket(session, actor, key))
 
 
 @tool()
@@ -67,7 +67,7 @@ def tickets_create_ticket(
     with episode_call(ctx) as (session, actor):
         made = services.create_ticket(session, actor, project, type, summary, description, priority, impact, urgency,
                                       assignee, group, labels, components, due_date, parent, account, story_points)
-        return schemas.ticket_detail_out(session, actor, made)
+        return presenters.ticket_detail_out(session, actor, made)
 
 
 @tool()
@@ -96,7 +96,7 @@ def tickets_update_ticket(
                                          priority=priority, impact=impact, urgency=urgency, due_date=due_date,
                                          labels=labels, components=components, story_points=story_points,
                                          account=account)
-        return schemas.ticket_detail_out(session, actor, changed)
+        return presenters.ticket_detail_out(session, actor, changed)
 
 
 @tool()
@@ -112,7 +112,8 @@ def tickets_assign_ticket(
     """Set a ticket's assignee and/or assignment group (its workers only). Assigning a New service ticket
     moves it to Assigned."""
     with episode_call(ctx) as (session, actor):
-        return schemas.ticket_detail_out(session, actor, services.assign_ticket(session, actor, key, assignee, group))
+        assigned = services.assign_ticket(session, actor, key, assignee, group)
+        return presenters.ticket_detail_out(session, actor, assigned)
 
 
 @tool()
@@ -128,7 +129,7 @@ def tickets_transition_ticket(
     """Move a ticket along its workflow (its workers only), with a resolution when the move resolves it."""
     with episode_call(ctx) as (session, actor):
         moved = services.transition_ticket(session, actor, key, transition, resolution, comment)
-        return schemas.ticket_detail_out(session, actor, moved)
+        return presenters.ticket_detail_out(session, actor, moved)
 
 
 @tool(read_only=True)
@@ -136,7 +137,7 @@ def tickets_list_comments(ctx: Context, key: Key, offset: Offset = 0, limit: Lim
     """List a ticket's comments, oldest first; its workers also see the internal work notes."""
     with episode_call(ctx) as (session, actor):
         page = services.list_comments(session, actor, key, offset, limit)
-        return schemas.page_out(schemas.CommentPage, schemas.comments_out(session, page.items), page)
+        return presenters.page_out(schemas.CommentPage, presenters.comments_out(session, page.items), page)
 
 
 @tool()
@@ -144,28 +145,28 @@ def tickets_add_comment(ctx: Context, key: Key, body: Body) -> schemas.CommentOu
     """Add a public comment, seen by the reporter and everyone who sees the ticket. A reply by the reporter
     to a ticket waiting on them puts it back In Progress."""
     with episode_call(ctx) as (session, actor):
-        return schemas.comments_out(session, [services.add_comment(session, actor, key, body)])[0]
+        return presenters.comments_out(session, [services.add_comment(session, actor, key, body)])[0]
 
 
 @tool()
 def tickets_add_work_note(ctx: Context, key: Key, body: Body) -> schemas.CommentOut:
     """Add an internal work note (its workers, and whoever handed it over, only); the reporter never sees it."""
     with episode_call(ctx) as (session, actor):
-        return schemas.comments_out(session, [services.add_work_note(session, actor, key, body)])[0]
+        return presenters.comments_out(session, [services.add_work_note(session, actor, key, body)])[0]
 
 
 @tool()
 def tickets_watch_ticket(ctx: Context, key: Key, person: Someone = None) -> schemas.WatchersOut:
     """Start watching a ticket, or (if you work it) add someone else as a watcher."""
     with episode_call(ctx) as (session, actor):
-        return schemas.watchers_out(session, key, services.watch_ticket(session, actor, key, person))
+        return presenters.watchers_out(session, key, services.watch_ticket(session, actor, key, person))
 
 
 @tool(destructive=True)
 def tickets_unwatch_ticket(ctx: Context, key: Key, person: Someone = None) -> schemas.WatchersOut:
     """Stop watching a ticket, or (if you work it) remove someone else from its watchers."""
     with episode_call(ctx) as (session, actor):
-        return schemas.watchers_out(session, key, services.unwatch_ticket(session, actor, key, person))
+        return presenters.watchers_out(session, key, services.unwatch_ticket(session, actor, key, person))
 
 
 LinkKind = Text(20, "How `key` relates to `other`: blocks, is blocked by, duplicates, is duplicated by, relates "
@@ -179,7 +180,7 @@ def tickets_link_tickets(ctx: Context, key: Key, kind: LinkKind, other: Other) -
     returns the links of `key`."""
     with episode_call(ctx) as (session, actor):
         services.link_tickets(session, actor, key, kind, other)
-        return schemas.links_out(session, actor, key)
+        return presenters.links_out(session, actor, key)
 
 
 @tool(destructive=True)
@@ -187,7 +188,7 @@ def tickets_unlink_tickets(ctx: Context, key: Key, kind: LinkKind, other: Other)
     """Remove a link made with tickets_link_tickets (same reading of the kind); returns the links of `key`."""
     with episode_call(ctx) as (session, actor):
         services.unlink_tickets(session, actor, key, kind, other)
-        return schemas.links_out(session, actor, key)
+        return presenters.links_out(session, actor, key)
 
 
 @tool()
@@ -199,7 +200,7 @@ def tickets_set_sprint(
 ) -> schemas.TicketDetailOut:
     """Put a software ticket in a sprint or back in the backlog (its workers only)."""
     with episode_call(ctx) as (session, actor):
-        return schemas.ticket_detail_out(session, actor, services.set_sprint(session, actor, key, sprint))
+        return presenters.ticket_detail_out(session, actor, services.set_sprint(session, actor, key, sprint))
 
 
 @tool(read_only=True)
@@ -207,4 +208,4 @@ def tickets_get_history(ctx: Context, key: Key, offset: Offset = 0, limit: Limit
     """Get who changed which field of a ticket, when, from what to what, oldest first."""
     with episode_call(ctx) as (session, actor):
         page = page_of(services.get_history(session, actor, key), offset, limit)
-        return schemas.page_out(schemas.HistoryPage, schemas.history_out(session, page.items), page)
+        return presenters.page_out(schemas.HistoryPage, presenters.history_out(session, page.items), page)

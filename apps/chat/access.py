@@ -1,7 +1,7 @@
 """Chat's lookups and checks shared by every chat service: names, visibility, membership, clean text.
 
 Each function takes plain values (and a session) and raises an OfficeError on refusal; the write
-services of `channels.py`, `services.py` and `reactions.py` build on them.
+services of `channels.py`, `messages.py` and `reactions.py` build on them.
 """
 
 from __future__ import annotations

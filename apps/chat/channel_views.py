@@ -1,5 +1,5 @@
-"""Chat pages, part 3: browsing and creating channels, channel details and members, direct
-messages, search and mentions. Routes live on the blueprint of `views.py`."""
+"""Chat pages for channels and people: browsing and creating channels, channel details and members,
+direct messages, search and mentions. Routes register on `bp` of `blueprint.py`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from flask import flash, request, url_for
 from officegym.apps.org.services import get_person, search_people
 from officegym.web import arg_int, back_url, form_people, see_other, ui
 
-from . import schemas, services
-from .views import PAGE, bp, channel_url, conversations, render_chat
+from . import presenters, services
+from .blueprint import PAGE, bp, channel_url, conversations, render_chat
 
 SEARCH_FIELDS = ("q", "channel", "author", "after", "before")
 PICK = 20  # people offered as checkboxes by a people picker
@@ -28,7 +28,7 @@ def browse():
     with ui() as (db, actor):
         page = services.list_channels(db, actor, query, archived, False, arg_int("offset", 0), PAGE)
         return render_chat(db, actor, "chat/browse.html", page=page, q=query, archived=archived,
-                           found=schemas.channels_out(db, actor, page.items))
+                           found=presenters.channels_out(db, actor, page.items))
 
 
 @bp.route("/channels/new", methods=["GET", "POST"])
@@ -140,7 +140,7 @@ def dms():
     """Your direct messages, and a form to start one with the people you pick."""
     with ui() as (db, actor):
         page = services.list_conversations(db, actor, arg_int("offset", 0), PAGE)
-        return render_chat(db, actor, "chat/dms.html", page=page, found=schemas.channels_out(db, actor, page.items),
+        return render_chat(db, actor, "chat/dms.html", page=page, found=presenters.channels_out(db, actor, page.items),
                            pick=_picker(db, actor))
 
 
@@ -163,7 +163,7 @@ def search():
             page = services.search_messages(
                 db, actor, fields["q"], fields["channel"] or None, fields["author"] or None,
                 fields["after"] or None, fields["before"] or None, arg_int("offset", 0), 20)
-            messages = schemas.messages_out(db, page.items)
+            messages = presenters.messages_out(db, page.items)
         return render_chat(db, actor, "chat/search.html", fields=fields, page=page, messages=messages,
                            where=conversations(db, actor, (m.channel_id for m in messages)))
 
@@ -173,6 +173,6 @@ def mentions():
     """Messages that mention you."""
     with ui() as (db, actor):
         page = services.list_mentions(db, actor, arg_int("offset", 0), 20)
-        messages = schemas.messages_out(db, page.items)
+        messages = presenters.messages_out(db, page.items)
         return render_chat(db, actor, "chat/mentions.html", page=page, messages=messages,
                            where=conversations(db, actor, (m.channel_id for m in messages)))

@@ -1,4 +1,4 @@
-"""Chat pages, part 2: every action on a message: post, reply, edit, delete, react, pin.
+"""Chat pages for every action on a message: post, reply, edit, delete, react, pin.
 
 Message ids come from the URL as text and go to the services as given: they refuse a
 non-number ("abc") with a clear message, like the MCP tools do.
@@ -10,8 +10,8 @@ from flask import flash, request, url_for
 
 from officegym.web import back_url, form_int, safe_target, see_other, ui
 
-from . import schemas, services
-from .views import bp, channel_url, render_chat
+from . import presenters, services
+from .blueprint import bp, channel_url, render_chat
 
 
 def _page_to_return_to(default: str) -> str:
@@ -42,7 +42,7 @@ def edit(message_id: str):
     with ui() as (db, actor):
         found = services.get_message(db, actor, message_id)
         return render_chat(db, actor, "chat/edit.html", current=found.channel,
-                           message=schemas.message_out(db, found))
+                           message=presenters.message_out(db, found))
 
 
 @bp.route("/m/<message_id>/delete", methods=["GET", "POST"])
@@ -57,7 +57,7 @@ def delete(message_id: str):
     with ui() as (db, actor):
         found = services.get_message(db, actor, message_id)
         return render_chat(db, actor, "chat/confirm_delete.html", current=found.channel,
-                           message=schemas.message_out(db, found),
+                           message=presenters.message_out(db, found),
                            back=_page_to_return_to(channel_url(found.channel, _anchor="latest")))
 
 
@@ -67,7 +67,7 @@ def reaction_picker(message_id: str):
     with ui() as (db, actor):
         found = services.get_message(db, actor, message_id)
         return render_chat(db, actor, "chat/react.html", current=found.channel,
-                           message=schemas.message_out(db, found), next=request.args.get("next", ""))
+                           message=presenters.message_out(db, found), next=request.args.get("next", ""))
 
 
 @bp.post("/m/<message_id>/reactions")

@@ -6,7 +6,8 @@
   directly or not.
 - Everyone else reads accounts and contacts only.
 
-A record's "owner" decides; activities follow the record they are attached to.
+A record's "owner" decides; activities follow the record they are attached to. An owner is a person
+of the Sales department, assigned within the assigner's reach (resolve_owner).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from sqlalchemy import select, true
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Department, Person
-from officegym.errors import Forbidden
+from officegym.apps.org.services import resolve_person
+from officegym.errors import Forbidden, Invalid
 
 SALES = "Sales"
 
@@ -71,7 +73,8 @@ def scope_of(session: Session, actor: Person) -> Scope:
         scope = Scope(False, False, frozenset(), frozenset())
     else:
         managed = reports_of(session, actor)
-        team = set(session.scalars(select(Person.id).where(Person.team_id == actor.team_id))) if actor.team_id else set()
+        team = set(session.scalars(select(Person.id).where(Person.team_id == actor.team_id))) \
+            if actor.team_id else set()
         editable = frozenset(managed | {actor.id})
         scope = Scope(False, True, frozenset(editable | team), editable)
     session.info[key] = scope
@@ -101,3 +104,21 @@ def require_read(session: Session, actor: Person, owner_id: int, label: str) -> 
     scope = require_sales(session, actor, f"see {label}")
     if not scope.can_read(owner_id):
         raise Forbidden(f"{label} belongs to another sales team; you can see your own records and your team's.")
+
+
+def resolve_owner(session: Session, ref, actor: Person | None = None, assigning: bool = False) -> Person:
+    """The person named as a record owner. With `assigning`, the actor must be allowed to hand
+    records to them (themself; a manager also the people who report to them; admins anyone in
+    Sales). No name means the actor."""
+    if ref is None or ref == "":
+        if actor is None:
+            raise Invalid("Name an owner by id, @handle, email or full name.")
+        return actor
+    person = resolve_person(session, ref)
+    if assigning and actor is not None and person.id != actor.id:
+        if person.department_id != sales_department_id(session):
+            raise Invalid(f"{person.name} is not in Sales; CRM records are owned by the Sales department.")
+        if not scope_of(session, actor).can_edit(person.id):
+            raise Forbidden(f"You cannot give records to {person.name} (@{person.handle}): you may assign "
+                            "records to yourself and, as a manager, to the people who report to you.")
+    return person

@@ -13,10 +13,9 @@ from officegym.journal import journaled
 from officegym.pagination import Page, paginate
 
 from . import fields
-from .access import require_edit, require_sales
+from .access import require_edit, require_sales, resolve_owner
 from .lookups import resolve_account, resolve_contact
 from .models import INDUSTRIES, REGIONS, SIZES, Account, Contact
-from .owners import resolve_owner
 
 ACCOUNT_SORTS = {"name": Account.name, "created": Account.created_at, "industry": Account.industry,
                  "region": Account.region, "size": Account.size}

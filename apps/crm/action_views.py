@@ -8,9 +8,8 @@ from flask import render_template, request, url_for
 from officegym.web import back_url, see_other, ui
 
 from . import services
+from .blueprint import bp, flash_info, form_value, record_url
 from .models import CLOSED_STAGES, INDUSTRIES, LOSS_REASONS, OPEN_STAGES, REGIONS, SIZES
-from .record_views import flash_info, form_value, record_url
-from .views import bp
 
 
 @bp.post("/opportunities/<int:record_id>/stage")

@@ -16,11 +16,10 @@ from officegym.journal import journaled
 from officegym.pagination import Page, paginate
 
 from . import fields
-from .access import require_edit, require_sales, scope_of
+from .access import require_edit, require_sales, resolve_owner, scope_of
 from .accounts import query_text, sort_order
 from .lookups import resolve_account, resolve_activity, resolve_case, resolve_contact, resolve_record
 from .models import (ACTIVITY_KINDS, CASE_ORIGINS, CASE_PRIORITIES, CASE_STATUSES, TASK_STATUSES, Activity, Case)
-from .owners import resolve_owner
 
 CASE_SORTS = {"created": Case.created_at, "priority": Case.priority, "status": Case.status, "subject": Case.subject}
 OPEN_CASE_STATUSES = ("New", "Working", "Escalated")

@@ -19,12 +19,11 @@ from officegym.journal import journaled
 from officegym.pagination import Page, paginate
 
 from . import fields
-from .access import require_edit, require_sales
+from .access import require_edit, require_sales, resolve_owner
 from .accounts import query_text, sort_order
 from .lookups import resolve_account, resolve_lead
 from .models import (INDUSTRIES, LEAD_SOURCES, LEAD_STATUSES, OPEN_STAGES, REGIONS, SIZES, STAGE_PROBABILITY,
                      Account, Contact, Lead, Opportunity)
-from .owners import resolve_owner
 
 LEAD_SORTS = {"name": Lead.last_name, "company": Lead.company, "created": Lead.created_at, "status": Lead.status}
 OPEN_LEAD_STATUSES = ("New", "Working", "Qualified")

@@ -20,12 +20,11 @@ from officegym.journal import journaled
 from officegym.pagination import Page, paginate
 
 from . import fields
-from .access import require_edit, require_sales
+from .access import require_edit, require_sales, resolve_owner
 from .accounts import query_text, sort_order
 from .lookups import resolve_account, resolve_opportunity
 from .models import (CLOSED_STAGES, LOSS_REASONS, OPEN_STAGES, OPPORTUNITY_TYPES, STAGE_PROBABILITY, STAGES,
                      LineItem, Opportunity)
-from .owners import resolve_owner
 
 OPPORTUNITY_SORTS = {"name": Opportunity.name, "amount": Opportunity.amount_cents, "close_date": Opportunity.close_date,
                      "stage": Opportunity.probability, "created": Opportunity.created_at}

@@ -1,4 +1,4 @@
-"""Converters from CRM records to the output models of schemas.py (re-exported there).
+"""Converters from CRM records to the output models of schemas.py.
 
 Presenters only read. They take whole pages at once and load related names (owners, accounts,
 products) with one query per kind of relation, never one per row.
@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.schemas import page_fields, page_out, people_briefs, when
+from officegym.apps.org.presenters import page_fields, page_out, people_briefs, when
 from officegym.errors import OfficeError
 
 from . import services
@@ -24,8 +24,9 @@ from .schemas import (AccountDetailOut, AccountOut, ActivityOut, ApprovalOut, Ca
                       SearchHitOut)
 
 __all__ = ["money", "page_out", "accounts_out", "account_detail_out", "contacts_out", "leads_out", "conversion_out",
-           "opportunities_out", "opportunity_detail_out", "line_item_result_out", "line_items_out", "approvals_out", "products_out",
-           "price_books_out", "entries_out", "activities_out", "cases_out", "pipeline_out", "hits_out", "history_out"]
+           "opportunities_out", "opportunity_detail_out", "line_item_result_out", "line_items_out", "approvals_out",
+           "products_out", "price_books_out", "entries_out", "activities_out", "cases_out", "pipeline_out",
+           "hits_out", "history_out"]
 
 
 def money(cents: int | None) -> float:
@@ -125,7 +126,8 @@ def opportunity_detail_out(session: Session, actor: Person, deal: Opportunity) -
     """One opportunity with its line items, pending discount requests and discount approver."""
     items = services.line_items(session, actor, deal.id)
     pending = list(session.scalars(select(DiscountApproval).where(
-        DiscountApproval.opportunity_id == deal.id, DiscountApproval.status == "Pending").order_by(DiscountApproval.id)))
+        DiscountApproval.opportunity_id == deal.id, DiscountApproval.status == "Pending")
+        .order_by(DiscountApproval.id)))
     try:
         boss = services.approver_for(session, actor, deal.id)
         approver = PersonBrief(id=boss.id, name=boss.name, handle=boss.handle)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.schemas import people_briefs
+from officegym.apps.org.presenters import people_briefs
 
 from . import services
 from .fields import dollars

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import inspect
 
-from flask import flash, render_template, request, url_for
+from flask import render_template, request, url_for
 
 from officegym.web import see_other, ui
 
 from . import services
+from .blueprint import bp, flash_info, form_value, record_url
 from .fields import dollars
 from .models import LOSS_REASONS, OPEN_STAGES, STAGES
 from .record_fields import (CLEARABLE, FORMS, HIGHLIGHTS, PICKERS, current_values, edit_fields, record_fields,
                             same_value)
-from .views import bp
 
 KINDS = "<any(account, contact, lead, opportunity, case):kind>"
 CREATE = {"account": services.create_account, "contact": services.create_contact, "lead": services.create_lead,
@@ -26,21 +26,6 @@ UPDATE = {"account": services.update_account, "contact": services.update_contact
           "opportunity": services.update_opportunity, "case": services.update_case}
 GET = {"account": services.get_account, "contact": services.get_contact, "lead": services.get_lead,
        "opportunity": services.get_opportunity, "case": services.get_case}
-
-
-def flash_info(text: str) -> None:
-    """A confirmation shown on the next page."""
-    flash(text, "info")
-
-
-def form_value(name: str) -> str:
-    """A posted field, "" when absent."""
-    return request.form.get(name, "")
-
-
-def record_url(kind: str, record_id: int, section: str = "") -> str:
-    """The record page (optionally at one of its sections: details, related, activity)."""
-    return url_for(f"crm.{kind}", record_id=record_id) + (f"#{section}" if section else "")
 
 
 # ---------------------------------------------------------------- create and edit
@@ -162,6 +147,3 @@ def case(record_id: int):
     """A case, with its escalation form."""
     with ui() as (db, actor):
         return _page(db, actor, "case", services.get_case(db, actor, record_id), True)
-
-
-from . import action_views  # noqa: E402,F401 - registers the actions on bp

@@ -17,12 +17,11 @@ from officegym.errors import Invalid
 from officegym.pagination import Page, bounded_count, check_window, count_bound, paginate
 
 from . import fields
-from .access import require_sales, scope_of
+from .access import require_sales, resolve_owner, scope_of
 from .accounts import query_text
 from .lookups import resolve_record
 from .models import (CLOSED_STAGES, OPEN_STAGES, RECORD_TYPES, STAGES, Account, Case, Contact, FieldChange, Lead,
                      Opportunity, PipelineTotal)
-from .owners import resolve_owner
 
 GROUPINGS = ("stage", "owner", "quarter")
 _QUARTER = re.compile(r"^(\d{4})-?Q([1-4])$", re.IGNORECASE)

@@ -1,5 +1,5 @@
-"""Output models of the CRM, shared by the MCP tools and the UI's JSON, and (re-exported from
-presenters.py) the converters that build them from the services' records.
+"""Output models of the CRM, shared by the MCP tools and the UI's JSON. The converters that build
+them from the services' records live in presenters.py.
 
 Money goes out in dollars with two decimals and discounts in percent; the tables keep cents and
 hundredths of a percent.
@@ -10,7 +10,6 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from officegym.apps.org.schemas import PageFields, PersonBrief, Ref, page_model
-
 
 
 class AccountOut(BaseModel):
@@ -269,11 +268,3 @@ ActivityPage = page_model("ActivityPage", ActivityOut, "activities", __name__)
 CasePage = page_model("CasePage", CaseOut, "cases", __name__)
 SearchPage = page_model("SearchPage", SearchHitOut, "search hits", __name__)
 HistoryPage = page_model("HistoryPage", FieldChangeOut, "field changes, newest first", __name__)
-
-
-def __getattr__(name: str):
-    """The converters of presenters.py (accounts_out, ...) are part of this module's surface."""
-    from . import presenters
-    if name in presenters.__all__:
-        return getattr(presenters, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

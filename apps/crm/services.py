@@ -26,8 +26,8 @@ from .opportunities import (create_opportunity, get_opportunity, has_line_items,
 from .products import (add_line_item, approve_discount, approver_for, line_total, list_approvals, list_price_books,
                        list_products, price_book_entries, reject_discount, remove_line_item, request_discount,
                        update_line_item)
-from .reports import (PipelineReport, PipelineRow, SearchHit, pipeline_report, quarter_bounds, quarter_of, record_history,
-                      search_records)
+from .reports import (PipelineReport, PipelineRow, SearchHit, pipeline_report, quarter_bounds, quarter_of,
+                      record_history, search_records)
 
 __all__ = [
     "Scope", "scope_of",

@@ -13,7 +13,7 @@ from officegym.errors import Invalid
 from officegym.web import arg_int, see_other, ui
 
 from . import services
-from .views import arg, bp, flash_info, form, grid_url
+from .blueprint import arg, bp, flash_info, form, grid_url
 
 HISTORY_PAGE = 50
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"

@@ -10,12 +10,12 @@ from officegym.errors import Invalid
 from officegym.web import arg_int, see_other, ui
 
 from . import services
+from .blueprint import arg, bp, done, flash_info, form, qualify, wants_json
 from .cells import MAX_WRITE, sheet_for, used_extent
 from .formula.a1 import Area, BadReference, cell_text, col_name, parse_area
 from .formula.formats import NAMED_FORMATS
 from .names import OPERATORS
 from .summary import AGGREGATES
-from .views import arg, bp, done, flash_info, form, qualify, wants_json
 from .window import COLS, ROWS, Window, build_rows, column_start, read_cells
 
 

@@ -31,7 +31,8 @@ OPERATORS = ("=", "!=", ">", ">=", "<", "<=", "contains", "not contains", "empty
 def check_range_name(name) -> str:
     """A name for a range: a letter or _ then letters, digits, _ or ., not a cell such as Q1."""
     if not isinstance(name, str) or not _NAME.match(name.strip()):
-        raise Invalid(f"A range name starts with a letter and holds letters, digits, _ or . (60 at most); got {name!r}.")
+        raise Invalid("A range name starts with a letter and holds letters, digits, _ or . (60 at most); "
+                      f"got {name!r}.")
     name = name.strip()
     # Formulas read letters then digits as a cell even past the sheet's edge (ZZZ1 is a bad cell there,
     # not a name), so such a name could never be used.
@@ -113,7 +114,8 @@ def create_filter_view(session: Session, actor: Person, workbook, name: str, ref
     sort = str(sort_column or "").strip().upper()
     if sort and (not (sort.isascii() and sort.isalpha()) or not area.left <= col_index(sort) <= area.right):
         raise Invalid(f"Sort column {sort} is not a column of the range {area.text(False)}.")
-    view = FilterView(sheet_id=sheet.id, name=name, ref=area.text(False), criteria=json.dumps(_criteria(criteria, area)),
+    view = FilterView(sheet_id=sheet.id, name=name, ref=area.text(False),
+                      criteria=json.dumps(_criteria(criteria, area)),
                       sort_column=sort, sort_descending=bool(sort_descending), created_by_id=actor.id)
     session.add(view)
     session.flush()
@@ -181,6 +183,7 @@ def _test(op: str, value: str):
         return lambda v: not (v is None or v == "")
     if op in ("contains", "not contains"):
         wanted = value.lower()
-        present = lambda v: v is not None and wanted in str(v if not isinstance(v, float) else f"{v:g}").lower()  # noqa: E731
+        present = lambda v: (v is not None  # noqa: E731
+                             and wanted in str(v if not isinstance(v, float) else f"{v:g}").lower())
         return present if op == "contains" else (lambda v: not present(v))
     return matcher({"=": "=", "!=": "<>"}.get(op, op) + value)

@@ -1,4 +1,4 @@
-"""Converters from sheets records to the output models of schemas.py (re-exported there).
+"""Converters from sheets records to the output models of schemas.py.
 
 Presenters only read. They take whole lists at once and load related rows (people, shares, cell
 counts) with one query per kind of relation, never one per row. Which workbooks an actor may see
@@ -17,7 +17,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
-from officegym.apps.org.schemas import page_out, people_briefs
+from officegym.apps.org.presenters import page_out, people_briefs
 
 from .formula.a1 import cell_text, parse_area, quote_sheet
 from .lookups import resolve_sheet, resolve_workbook

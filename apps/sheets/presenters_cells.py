@@ -1,4 +1,4 @@
-"""Converters for cells and ranges (re-exported by presenters.py and schemas.py): values as JSON
+"""Converters for cells and ranges (re-exported by presenters.py): values as JSON
 (numbers, text, booleans, error codes with their reasons), ranges as their non-empty cells.
 
 Presenters only read. Cells are read as columns, never as ORM objects, so that what a write just

@@ -1,5 +1,5 @@
-"""Output models of the sheets app, shared by the MCP tools and the UI's JSON, and (re-exported
-from presenters.py) the converters that build them from the services' records.
+"""Output models of the sheets app, shared by the MCP tools and the UI's JSON. The converters that
+build them from the services' records are in presenters.py and presenters_cells.py.
 
 A cell's value goes out as a number, text, true/false or null (empty); an error value goes out as
 its code ("#DIV/0!") with the reason in `error`. Ranges are A1 text; rows are numbered from 1.
@@ -224,11 +224,3 @@ class XlsxOut(BaseModel):
 WorkbookPage = page_model("WorkbookPage", WorkbookOut, "workbooks, most recently changed first", __name__)
 RevisionPage = page_model("RevisionPage", RevisionOut, "revisions, newest first", __name__)
 FilterViewPage = page_model("FilterViewPage", FilterViewOut, "filter views", __name__)
-
-
-def __getattr__(name: str):
-    """The converters of presenters.py (workbooks_out, ...) are part of this module's surface."""
-    from . import presenters
-    if name in presenters.__all__:
-        return getattr(presenters, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,8 +10,8 @@ from officegym.errors import Invalid
 from officegym.web import see_other, ui
 
 from . import services
+from .blueprint import bp, checked, done, flash_info, form, grid_url, qualify
 from .formula.a1 import BadReference, cell_text, parse_area
-from .views import bp, checked, done, flash_info, form, grid_url, qualify
 
 CONDITIONS = 3  # condition rows on the filter view form
 

@@ -23,7 +23,8 @@ from .models import ROLES, Cell, FilterView, NamedRange, Revision, Share, Sheet,
 MAX_SHEETS = 50
 
 
-def list_workbooks(session: Session, actor: Person, query: str = "", offset: int = 0, limit: int = 50) -> Page[Workbook]:
+def list_workbooks(session: Session, actor: Person, query: str = "", offset: int = 0,
+                   limit: int = 50) -> Page[Workbook]:
     """Workbooks the actor owns or that are shared with them, most recently changed first; `query`
     matches part of the title."""
     stmt = select(Workbook).where(visible_to(actor))

@@ -29,7 +29,8 @@ HAND_OVER = ("group", "assignee")  # the history fields that move a ticket betwe
 def _groups_of(session: Session, actor: Person) -> frozenset[int]:
     key = ("tickets_groups", actor.id)
     if key not in session.info:
-        session.info[key] = frozenset(session.scalars(select(GroupMember.group_id).where(GroupMember.person_id == actor.id)))
+        session.info[key] = frozenset(session.scalars(
+            select(GroupMember.group_id).where(GroupMember.person_id == actor.id)))
     return session.info[key]
 
 
@@ -62,7 +63,8 @@ def read_filter(session: Session, actor: Person):
     """A WHERE condition over Ticket keeping the tickets the actor may see."""
     if actor.is_admin:
         return true()
-    open_projects = select(Project.id).where(or_(Project.kind != "service_desk", Project.department_id == actor.department_id,
+    open_projects = select(Project.id).where(or_(Project.kind != "service_desk",
+                                                 Project.department_id == actor.department_id,
                                                  Project.lead_id == actor.id))
     groups = sorted(_groups_of(session, actor))
     watched = select(Watcher.ticket_id).where(Watcher.person_id == actor.id)

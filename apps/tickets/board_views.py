@@ -7,15 +7,15 @@ highest priority first: one search per group, in the query language."""
 
 from __future__ import annotations
 
-from flask import render_template, url_for
+from flask import url_for
 
 from officegym.errors import Invalid, OfficeError
-from officegym.web import arg_int, back_url, see_other, ui
+from officegym.web import arg_int, ui
 
-from . import services, views, workflow
+from . import blueprint, services, workflow
+from .blueprint import arg, back_to, bp, form, render_or_refuse
 from .query import compile_query
 from .quick import quick_filters, split_order
-from .views import arg, bp, flash_info, form
 
 BACKLOG_ROWS = 50  # tickets of each backlog group a page lists; the rest are one search away
 
@@ -33,20 +33,21 @@ def board(key: str):
     with ui() as (db, actor):
         error = None
         try:
-            shown = services.get_board(db, actor, key, sprint, arg_int("offset", 0), views.CARDS, query or None)
+            shown = services.get_board(db, actor, key, sprint, arg_int("offset", 0), blueprint.CARDS,
+                                       query or None)  # CARDS read at each request, so it can be changed
         except OfficeError as refused:
             if not query:
                 raise
             error = refused.message
-            shown = services.get_board(db, actor, key, sprint, arg_int("offset", 0), views.CARDS)
+            shown = services.get_board(db, actor, key, sprint, arg_int("offset", 0), blueprint.CARDS)
         project = shown.project
         sprints = [] if project.is_service_desk else services.list_sprints(db, actor, project.key)
         moves = {t.key: workflow.available(t.type, t.status) for c in shown.columns for t in c.tickets
                  if services.is_worker(db, actor, t)}
         is_lead = actor.is_admin or actor.id == project.lead_id
         quick = _filters("tickets.board", project.key, query, sprint=sprint)
-        return render_template("tickets/board.html", board=shown, project=project, sprints=sprints, is_lead=is_lead,
-                               moves=moves, filter_query=query, error=error, quick=quick), 400 if error else 200
+        return render_or_refuse("tickets/board.html", error, board=shown, project=project, sprints=sprints,
+                                is_lead=is_lead, moves=moves, filter_query=query, quick=quick)
 
 
 @bp.get("/projects/<key>/backlog")
@@ -72,8 +73,8 @@ def backlog(key: str):
                 groups.append((name, text, services.search_tickets(db, actor, text, 0, BACKLOG_ROWS)))
         except OfficeError as refused:
             error, groups = refused.message, []
-        return render_template("tickets/backlog.html", project=project, groups=groups, filter_query=query, error=error,
-                               quick=_filters("tickets.backlog", project.key, query)), 400 if error else 200
+        return render_or_refuse("tickets/backlog.html", error, project=project, groups=groups, filter_query=query,
+                                quick=_filters("tickets.backlog", project.key, query))
 
 
 @bp.post("/projects/<key>/sprints")
@@ -89,5 +90,4 @@ def sprint_action(key: str):
             services.complete_sprint(db, actor, key, form("sprint"), form("move_to") or None)
         else:
             raise Invalid("Choose a sprint action: create, start or complete.")
-    flash_info(f"Sprint {action} done.")
-    return see_other(back_url(url_for("tickets.board", key=key)))
+    return back_to(f"Sprint {action} done.", "tickets.board", key=key)

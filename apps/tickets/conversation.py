@@ -153,7 +153,8 @@ def link_tickets(session: Session, actor: Person, key: str, kind: str, other: st
     """Link `key` to `other`: "IT-5 blocks IT-9", "IT-7 duplicates IT-3", "relates to", or an
     incident "is caused by" a problem; the inward readings ("is blocked by") work too."""
     name, source, target, ticket = _ends(session, actor, key, kind, other)
-    if session.scalar(select(Link.id).where(Link.source_id == source.id, Link.target_id == target.id, Link.kind == name)) \
+    if session.scalar(select(Link.id).where(Link.source_id == source.id, Link.target_id == target.id,
+                                            Link.kind == name)) \
             or (name == "relates" and session.scalar(select(Link.id).where(
                 Link.source_id == target.id, Link.target_id == source.id, Link.kind == name))):
         raise Conflict(f"{source.key} {LINK_KINDS[name][0]} {target.key} already.")

@@ -14,11 +14,10 @@ from officegym.pagination import window
 from officegym.web import arg_int, see_other, ui
 
 from . import presenters, services
+from .blueprint import PAGE, arg, bp, flash_info, form, render_or_refuse
 from .knowledge import NOTE, TITLE
 from .models import KB_CATEGORIES
-from .views import arg, bp, flash_info, form
 
-PAGE = 25
 FIELDS = ("title", "category", "body", "note", "owner")
 LIMITS = {"title": TITLE, "note": NOTE}
 
@@ -41,8 +40,8 @@ def kb_list():
             rows, error = presenters.articles_out(db, page.items), None
         except OfficeError as refused:
             page, rows, error = None, [], refused.message
-        return render_template("tickets/kb_list.html", page=page, rows=rows, error=error, words=words,
-                               category=category, categories=KB_CATEGORIES), 400 if error else 200
+        return render_or_refuse("tickets/kb_list.html", error, page=page, rows=rows, words=words,
+                                category=category, categories=KB_CATEGORIES)
 
 
 @bp.get("/kb/<number>")

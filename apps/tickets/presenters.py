@@ -1,4 +1,4 @@
-"""Converters from tickets records to the output models of schemas.py (re-exported there).
+"""Converters from tickets records to the output models of schemas.py.
 
 Presenters only read. They take whole pages at once and load related names (people, groups,
 sprints, labels) with one query per kind of relation, never one per row. What an actor may see
@@ -15,14 +15,15 @@ from sqlalchemy.orm import Session
 from officegym import clock
 from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Department, Person, Team
-from officegym.apps.org.schemas import page_out, people_briefs, when
+from officegym.apps.org.presenters import page_out, people_briefs, when
 
 from . import lookups, services, workflow
 from .models import (SERVICE_TYPES, SOFTWARE_TYPES, Article, Comment, Component, Group, GroupMember, HistoryEntry,
                      Project, Sprint, Ticket, TicketLabel, Watcher)
-from .schemas import (ArticleDetailOut, ArticleOut, ArticleVersionOut, BoardOut, ColumnOut, CommentOut, ComponentOut, GroupDetailOut, GroupOut, HistoryEntryOut,
-                      LinkOut, LinksOut, PersonBrief, ProjectDetailOut, ProjectOut, Ref, SlaOut, SprintOut,
-                      TicketBrief, TicketDetailOut, TicketOut, TransitionOut, WatchersOut)
+from .schemas import (ArticleDetailOut, ArticleOut, ArticleVersionOut, BoardOut, ColumnOut, CommentOut, ComponentOut,
+                      GroupDetailOut, GroupOut, HistoryEntryOut, LinkOut, LinksOut, PersonBrief, ProjectDetailOut,
+                      ProjectOut, Ref, SlaOut, SprintOut, TicketBrief, TicketDetailOut, TicketOut, TransitionOut,
+                      WatchersOut)
 from .sla import sla_clocks
 
 __all__ = ["page_out", "people_out", "projects_out", "components_out", "project_detail_out", "groups_out",

@@ -48,7 +48,8 @@ def create_project(session: Session, actor: Person, key: str, name: str, kind: s
         raise Forbidden("Only workspace admins create projects; ask an admin, or file tickets in an existing project.")
     cleaned_key = text(key, "Project key", 10, required=True).upper()
     if not _PROJECT_KEY.match(cleaned_key):
-        raise Invalid(f"A project key is 2-10 capital letters and digits starting with a letter, such as OPS; got {key!r}.")
+        raise Invalid("A project key is 2-10 capital letters and digits starting with a letter, such as OPS; "
+                      f"got {key!r}.")
     cleaned_name = text(name, "Project name", 80, required=True)
     kind_value = choice(kind, PROJECT_KINDS, "kind")
     lead_person = resolve_person(session, lead)
@@ -74,7 +75,8 @@ def update_project(session: Session, actor: Person, project: int | str, name: st
         raise Invalid("Nothing to change: give a name, a description or a lead.")
     if name is not None:
         cleaned = text(name, "Project name", 80, required=True)
-        if session.scalar(select(Project.id).where(func.lower(Project.name) == cleaned.lower(), Project.id != found.id)):
+        if session.scalar(select(Project.id).where(func.lower(Project.name) == cleaned.lower(),
+                                                   Project.id != found.id)):
             raise Conflict(f"A project is already called {cleaned!r}.")
         found.name = cleaned
     if description is not None:

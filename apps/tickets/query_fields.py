@@ -79,7 +79,8 @@ def _people(parser, value: Value) -> list[int]:
         return [parser.actor.id]
     if value.function == "membersof":
         if len(value.args) != 1:
-            raise Invalid(f"membersOf() at position {value.at} takes one group name, such as membersOf(\"IT Support\").")
+            raise Invalid(f"membersOf() at position {value.at} takes one group name, "
+                          "such as membersOf(\"IT Support\").")
         return sorted(parser.session.scalars(select(GroupMember.person_id).where(
             GroupMember.group_id == _group(parser, value.args[0]))))
     return [resolve_person(parser.session, _plain(value, "person")).id]
@@ -93,7 +94,8 @@ def _group(parser, value: Value) -> int:
     text = _plain(value, "group")
     found = parser.session.scalar(select(Group.id).where(func.lower(Group.name) == text.lower()))
     if found is None:
-        raise Invalid(f"No assignment group {text!r} (position {value.at}). Groups: {_names(parser.session, Group.name)}.")
+        raise Invalid(f"No assignment group {text!r} (position {value.at}). "
+                      f"Groups: {_names(parser.session, Group.name)}.")
     return found
 
 
@@ -102,7 +104,9 @@ def _sprints(parser, value: Value) -> list[int]:
         return list(parser.session.scalars(select(Sprint.id).where(Sprint.state == "active")))
     text = _plain(value, "sprint")
     stmt = select(Sprint.id).where(func.lower(Sprint.name) == text.lower())
-    found = list(parser.session.scalars(stmt if not text.isdecimal() else select(Sprint.id).where(Sprint.id == int(text))))
+    if text.isdecimal():
+        stmt = select(Sprint.id).where(Sprint.id == int(text))
+    found = list(parser.session.scalars(stmt))
     if not found:
         raise Invalid(f"No sprint {text!r} (position {value.at}). Sprints: {_names(parser.session, Sprint.name)}.")
     return found
@@ -263,7 +267,8 @@ def _component_ids(parser, value):
     text = _plain(value, "component")
     found = list(parser.session.scalars(select(Component.id).where(func.lower(Component.name) == text.lower())))
     if not found:
-        raise Invalid(f"No component {text!r} (position {value.at}). Components: {_names(parser.session, Component.name)}.")
+        raise Invalid(f"No component {text!r} (position {value.at}). "
+                      f"Components: {_names(parser.session, Component.name)}.")
     return found
 
 

@@ -1,5 +1,5 @@
-"""Output models of the tickets app, shared by the MCP tools and the UI's JSON, and (re-exported
-from presenters.py) the converters that build them from the services' records.
+"""Output models of the tickets app, shared by the MCP tools and the UI's JSON. The converters that
+build them from the services' records are in presenters.py.
 
 Times go out as ISO 8601 text on the company's simulated clock; people as id, name and @handle.
 """
@@ -252,11 +252,3 @@ CommentPage = page_model("CommentPage", CommentOut, "comments, oldest first", __
 HistoryPage = page_model("HistoryPage", HistoryEntryOut, "field changes, oldest first", __name__)
 SprintPage = page_model("SprintPage", SprintOut, "sprints", __name__)
 ArticlePage = page_model("ArticlePage", ArticleOut, "knowledge base articles", __name__)
-
-
-def __getattr__(name: str):
-    """The converters of presenters.py (tickets_out, ...) are part of this module's surface."""
-    from . import presenters
-    if name in presenters.__all__:
-        return getattr(presenters, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -80,7 +80,8 @@ def create_sprint(session: Session, actor: Person, project: int | str, name: str
     _software(found)
     require_lead(actor, found, "plan sprints")
     cleaned = text(name, "Sprint name", 80, required=True)
-    if session.scalar(select(Sprint.id).where(Sprint.project_id == found.id, func.lower(Sprint.name) == cleaned.lower())):
+    if session.scalar(select(Sprint.id).where(Sprint.project_id == found.id,
+                                              func.lower(Sprint.name) == cleaned.lower())):
         raise Conflict(f"{found.key} already has a sprint called {cleaned!r}.")
     sprint = Sprint(project_id=found.id, name=cleaned, goal=text(goal, "Sprint goal", 250), state="future")
     clock.advance(session)

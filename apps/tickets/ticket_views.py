@@ -1,7 +1,7 @@
-"""The ticket page and every form on it: the status menu and the transition form, fields edited in
-place, the edit form, assignment, comments and work notes, watching, links and the sprint. Forms
-hand the raw text to the services, which parse it exactly as for the MCP tools. The ticket page
-shows the same presentation the MCP tool returns."""
+"""The create form and the ticket page with every form on it: the status menu and the transition
+form, fields edited in place, the edit form, assignment, comments and work notes, watching, links
+and the sprint. Forms hand the raw text to the services, which parse it exactly as for the MCP
+tools. The ticket page shows the same presentation the MCP tool returns."""
 
 from __future__ import annotations
 
@@ -9,13 +9,44 @@ from flask import render_template, request, url_for
 
 from officegym.apps.crm.models import Account
 from officegym.errors import Conflict, Invalid
-from officegym.web import arg_int, back_url, safe_target, see_other, ui
+from officegym.web import arg_int, safe_target, see_other, ui
 
 from . import presenters, services
-from .models import LEVELS, LINK_KINDS, PRIORITIES
-from .views import arg, bp, flash_info, form
+from .blueprint import arg, back_to, bp, flash_info, form, sent
+from .models import LEVELS, LINK_KINDS, PRIORITIES, SERVICE_TYPES, SOFTWARE_TYPES
 
 COMMENTS = 100
+
+
+@bp.get("/create")
+def new_ticket():
+    """The form to file a ticket (fields may be pre-filled from the query string)."""
+    with ui() as (db, actor):
+        projects = services.list_projects(db, actor)
+        chosen = arg("project") or (projects[0].key if projects else "")
+        project = services.get_project(db, actor, chosen) if chosen else None
+        components = services.list_components(db, actor, project.key) if project else []
+        types = SERVICE_TYPES if project and project.is_service_desk else SOFTWARE_TYPES
+        return render_template("tickets/ticket_form.html", editing=False, projects=projects, project=project,
+                               types=types, priorities=PRIORITIES, levels=LEVELS, components=components,
+                               groups=services.list_groups(db, actor), values=request.args, ticket=None,
+                               chosen_components=request.args.getlist("components"))
+
+
+@bp.post("/create")
+def create_ticket():
+    """File a ticket from the form and open it."""
+    with ui() as (db, actor):
+        created = services.create_ticket(
+            db, actor, form("project"), form("type"), form("summary"), form("description"),
+            priority=form("priority") or None, impact=form("impact") or None, urgency=form("urgency") or None,
+            assignee=form("assignee").strip() or None, group=form("group") or None, labels=form("labels"),
+            components=request.form.getlist("components"), due_date=form("due_date") or None,
+            parent=form("parent").strip() or None, account=form("account").strip() or None,
+            story_points=form("story_points").strip() or None)
+        key = created.key
+    flash_info(f"Filed {key}.")
+    return see_other(url_for("tickets.ticket", key=key))
 
 
 @bp.get("/<key>")
@@ -58,11 +89,6 @@ def edit_ticket(key: str):
                                chosen_components=services.components_of(db, found))
 
 
-def _sent(name: str) -> str | None:
-    """A form field stripped, or None when the form did not send it (the field is kept)."""
-    return request.form[name].strip() if name in request.form else None
-
-
 @bp.post("/<key>/edit")
 def update_ticket(key: str):
     """Save the edit form or one field edited in place. A field the form does not send is kept; a
@@ -76,18 +102,17 @@ def update_ticket(key: str):
             priority=None if is_incident else (form("priority") or None),
             impact=form("impact") or None if is_incident else None,
             urgency=form("urgency") or None if is_incident else None,
-            due_date=_sent("due_date"), labels=request.form.get("labels"),
+            due_date=sent("due_date"), labels=request.form.get("labels"),
             components=request.form.getlist("components") if form("components_shown") else None,
-            story_points=None if found.project.is_service_desk else _sent("story_points"),
-            account=_sent("account"))
+            story_points=None if found.project.is_service_desk else sent("story_points"),
+            account=sent("account"))
         done = found.key
-    flash_info(f"Saved {done}.")
-    return see_other(back_url(url_for("tickets.ticket", key=done)))
+    return back_to(f"Saved {done}.", "tickets.ticket", key=done)
 
 
 def _done(key: str, message: str):
-    flash_info(message)
-    return see_other(back_url(url_for("tickets.ticket", key=key)))
+    """Flash `message` and go back to where the form came from, else to the ticket `key`."""
+    return back_to(message, "tickets.ticket", key=key)
 
 
 @bp.post("/<key>/assign")
@@ -95,7 +120,8 @@ def assign(key: str):
     """Set the assignee and/or the group: a field the form does not send is kept, a blank one or '-'
     clears it."""
     def value(name: str):
-        raw = _sent(name)
+        """The field as sent: None when absent (kept), '' for a blank or '-' (cleared)."""
+        raw = sent(name)
         return "" if raw == "-" else raw
     with ui() as (db, actor):
         services.assign_ticket(db, actor, key, value("assignee"), value("group"))

@@ -44,7 +44,8 @@ def labels_of(session: Session, ticket: Ticket) -> list[str]:
 
 def components_of(session: Session, ticket: Ticket) -> list[str]:
     """The names of the ticket's components, sorted."""
-    return list(session.scalars(select(Component.name).join(TicketComponent, TicketComponent.component_id == Component.id)
+    return list(session.scalars(select(Component.name)
+                                .join(TicketComponent, TicketComponent.component_id == Component.id)
                                 .where(TicketComponent.ticket_id == ticket.id).order_by(Component.name)))
 
 
@@ -219,7 +220,8 @@ def _replace_labels(session: Session, actor: Person, ticket: Ticket, labels: lis
 
 def _replace_components(session: Session, actor: Person, ticket: Ticket, component_ids: list[int], when) -> None:
     old = components_of(session, ticket)
-    current = sorted(session.scalars(select(TicketComponent.component_id).where(TicketComponent.ticket_id == ticket.id)))
+    current = sorted(session.scalars(
+        select(TicketComponent.component_id).where(TicketComponent.ticket_id == ticket.id)))
     if current == component_ids:
         return
     session.execute(delete(TicketComponent).where(TicketComponent.ticket_id == ticket.id))

@@ -10,7 +10,7 @@ from ui_helpers import channel, error_message, message_ids, private_channel_hidd
 
 from officegym import pagination
 from officegym.apps.chat import services
-from officegym.apps.chat.views import HISTORY
+from officegym.apps.chat.blueprint import HISTORY
 from officegym.apps.chat.models import Channel, Message
 
 

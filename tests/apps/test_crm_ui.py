@@ -11,7 +11,7 @@ from sqlalchemy import select
 from ui_helpers import Browser, call_tools, db_changes, error_message, text_of
 
 from officegym.apps.crm import services
-from officegym.apps.crm import views as crm_views
+from officegym.apps.crm import list_views as crm_views
 from officegym.apps.crm.models import Account, Activity, Case, Lead, LineItem, Opportunity
 from officegym.apps.org.models import Department, Person
 

@@ -15,7 +15,7 @@ from ui_helpers import Browser, error_message, text_of
 from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets import services
-from officegym.apps.tickets import views as tickets_views
+from officegym.apps.tickets import blueprint as tickets_blueprint
 from officegym.apps.tickets.models import Comment, Group, GroupMember, Link, Project, Sprint, Ticket, Watcher
 
 
@@ -60,7 +60,7 @@ def test_board_columns_hold_the_active_sprints_tickets(browser):
 
 
 def test_board_pages_show_every_card_once_in_priority_order(browser, monkeypatch):
-    monkeypatch.setattr(tickets_views, "CARDS", 1)  # the test sprint's columns hold a card or two: one a page pages
+    monkeypatch.setattr(tickets_blueprint, "CARDS", 1)  # the test sprint's columns hold a card or two: one a page pages
     with browser.db() as db:
         whole = services.get_board(db, browser.episode.actor(db), "ENG", limit=200)
     expected = {c.status: [t.key for t in c.tickets] for c in whole.columns}

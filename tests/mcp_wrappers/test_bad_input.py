@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import select
 
-from officegym.apps.chat import services as chat
+from officegym.apps.chat import messages as chat_messages, services as chat
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid
 from officegym.mcp_wrappers.server import catalog
@@ -231,6 +231,6 @@ def test_a_call_that_fails_after_writing_is_rolled_back(member_agent, scene, mon
     def fail(session, message):
         raise Invalid("refused late") if fault == "refusal" else RuntimeError("mentions crashed")
 
-    monkeypatch.setattr(chat, "_sync_mentions", fail)
+    monkeypatch.setattr(chat_messages, "_sync_mentions", fail)  # where post_message looks it up
     member_agent.fails("chat_post_message", {"channel": "zz-open", "text": "half-done"},
                        "refused late" if fault == "refusal" else "mentions crashed")
