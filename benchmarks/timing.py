@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.episodes import EpisodeStore
 
-# Scales at which the design's absolute targets apply (DESIGN.md, Performance: small/medium, SQLite).
+# Scales at which the absolute targets (such as "p50 <= 3 ms") apply, on SQLite.
 TARGET_SCALES = ("tiny", "small", "medium")
 
 

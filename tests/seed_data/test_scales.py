@@ -2,8 +2,8 @@
 and is the company its spec promises — an org chart of teams of 6 to 15 under a tree of leads,
 near-duplicate names, sales teams owning the accounts, look-alike accounts and deals, long
 histories in every app — while keeping every promise the small world keeps (the invariant tests of
-the other seed_data modules run on it too). `large` is too slow to build here; its numbers are in
-the issue notes. The tiny and small worlds do not change with these knobs (their content hashes
+the other seed_data modules run on it too). `large` is too slow to build here; `make bench` builds
+it and reports its size. The tiny and small worlds do not change with these knobs (their content hashes
 are pinned by the other tests' exact expectations)."""
 
 from __future__ import annotations
