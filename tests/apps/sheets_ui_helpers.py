@@ -137,7 +137,8 @@ class Sheets:
         return self
 
     def cells(self) -> dict[str, str]:
-        """What each cell of the grid shows, by reference."""
+        """What each cell of the grid shows, by reference (once the page a click led to has loaded)."""
+        self.page.wait_for_load_state()
         return self.page.evaluate(CELLS)
 
     def column(self, letter: str, first: int, last: int) -> list[str]:
@@ -146,7 +147,8 @@ class Sheets:
         return [shown[f"{letter}{n}"] for n in range(first, last + 1)]
 
     def rows(self) -> list[int]:
-        """The row numbers the grid shows."""
+        """The row numbers the grid shows (once the page a click led to has loaded)."""
+        self.page.wait_for_load_state()
         return [int(n) for n in self.page.locator('[data-testid="grid-row"]').evaluate_all(
             "rows => rows.map(r => r.dataset.row)")]
 

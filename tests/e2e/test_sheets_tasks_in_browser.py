@@ -62,6 +62,7 @@ GRID = """grid => { const letters = [...grid.querySelectorAll('[role=columnheade
 def _cells(page) -> dict[str, str]:
     """What each grid cell in view shows (its accessible name), by the column letter above it and
     the row number beside it."""
+    page.wait_for_load_state()  # a page a click led to, whole
     return dict(page.get_by_role("grid").evaluate(GRID))
 
 

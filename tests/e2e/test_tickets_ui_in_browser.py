@@ -168,6 +168,7 @@ def test_quick_filters_add_and_remove_a_query_clause(page, free):
         board = services.get_board(db, episode.actor(db), "ENG", query=query)
         shown = sorted(t.key for c in board.columns for t in c.tickets)
         assert shown and all(t.assignee_id is None and t.priority == "High" for c in board.columns for t in c.tickets)
+    page.wait_for_load_state()  # the whole board, not only the part parsed when the title arrived
     assert sorted(page.get_by_test_id("board-card").evaluate_all("cs => cs.map(c => c.dataset.key)")) == shown
     filters.get_by_role("link", name="Clear filters").click()
     expect(page).to_have_title("Board: ENG · officegym")
