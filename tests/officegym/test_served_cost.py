@@ -3,7 +3,11 @@ whole tool listing built again for every call."""
 
 from __future__ import annotations
 
-import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import anyio
 import httpx
@@ -14,6 +18,7 @@ from officegym.apps.org.models import Person
 from officegym.mcp_wrappers import server as episode_servers
 
 TASK = "chat.set_topic"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _query_on(episode, handle: str):
@@ -78,30 +83,46 @@ def test_episode_ids_never_start_with_a_dash_that_a_command_line_would_read_as_a
             store.delete(episode.id)
 
 
+# Run in a process of its own: a test process's heap already holds the free memory of earlier tests,
+# which new episodes would reuse without growing, and the measure would see nothing to give back.
+MEMORY_PROBE = """
+import gc, json
+from sqlalchemy import select
+from benchmarks.memory import resident_mb
+from officegym.apps.org.models import Person
+from officegym.episodes import EpisodeStore
+
+def query(episode):
+    with episode.session() as session:
+        session.connection().execute(select(Person.id).where(Person.handle == "someone")).all()
+
+store = EpisodeStore()  # SQLite: each episode's connection holds a few hundred KB
+warm = store.create(scale="tiny")
+query(warm)
+store.delete(warm.id)
+gc.collect()
+before = resident_mb()
+made = [store.create(scale="tiny") for _ in range(64)]
+for episode in made:
+    query(episode)
+held = resident_mb() - before
+for episode in made:
+    store.delete(episode.id)
+made.clear()
+gc.collect()
+store.delete(store.create(scale="tiny").id)  # a release after the collection: the store trims
+print(json.dumps({"held": held, "kept": resident_mb() - before}))
+store.close()
+"""
+
+
 def test_deleted_episodes_give_their_memory_back_to_the_system(settings):
-    from benchmarks.memory import resident_mb
-
-    from officegym.episodes import EpisodeStore
-
-    store = EpisodeStore(settings)  # SQLite: each episode's connection holds a few hundred KB
-    try:
-        warm = store.create(scale="tiny")
-        _query_on(warm, "warm")
-        store.delete(warm.id)
-        gc.collect()
-        before = resident_mb()
-        made = [store.create(scale="tiny") for _ in range(64)]
-        for episode in made:
-            _query_on(episode, "someone")
-        held = resident_mb() - before
-        for episode in made:
-            store.delete(episode.id)
-        made.clear()
-        gc.collect()
-        store.delete(store.create(scale="tiny").id)  # a release after the collection: the store trims
-        assert held > 10 and resident_mb() - before < 0.3 * held
-    finally:
-        store.close()
+    env = {**os.environ, "OFFICEGYM_EPISODES_DIR": str(settings.episodes_dir), "OFFICEGYM_POOL_SIZE": "0"}
+    probe = subprocess.run([sys.executable, "-c", MEMORY_PROBE], capture_output=True, text=True, env=env,
+                           cwd=ROOT, timeout=300)
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    measured = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert measured["held"] > 10 and measured["kept"] < 0.3 * measured["held"], measured
 
 
 def test_the_listing_cache_keeps_only_the_newest_tool_sets(store, monkeypatch):
