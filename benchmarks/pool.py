@@ -5,6 +5,8 @@ make a copy and the disk one takes."""
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from .timing import Bench, Figure, percentiles
 
@@ -23,28 +25,45 @@ def copy_size(bench: Bench, episode) -> str:
     return f"{size / 1e6:.1f} MB a copy"
 
 
-def bench_pool(bench: Bench) -> list[Figure]:
-    """Pooled resets of the free world and of a task with a setup."""
-    store, pool = bench.store, bench.store.backend.pool
-    pool.size, figures = POOL_SIZE, []
+@contextmanager
+def warm_pool(bench: Bench) -> Iterator:
+    """The store's pool, turned on (POOL_SIZE copies a start) for the block, then off and drained."""
+    pool = bench.store.backend.pool
+    pool.size = POOL_SIZE
     try:
-        for name, make in (("free episode", lambda: store.create(scale=bench.scale)),
-                           ("task episode", lambda: store.create("chat.reply_with_fact", 0, bench.scale))):
-            store.delete(make().id)  # the pool learns this start and fills
-            samples, disk = [], ""
-            for _ in range(bench.runs(50)):
-                pool.wait_full(600)
-                started = time.perf_counter()
-                episode = make()
-                samples.append((time.perf_counter() - started) * 1000)
-                disk = disk or copy_size(bench, episode)
-                store.delete(episode.id)
-            p50, p95 = percentiles(samples)
-            refill = percentiles([s * 1000 for s in pool.refills[-50:]])[0]
-            figures.append(Figure(f"reset {name}, warm pool", len(samples), p50, p95, POOL_TARGETS[bench.backend],
-                                  f"{pool.size} ready copies, refilled between resets in {refill:.0f} ms each; {disk}"))
+        yield pool
     finally:
         pool.size = 0
         pool.wait_full(600)
         pool.drain()
+
+
+def pooled_resets(bench: Bench, make: Callable[[], object]) -> tuple[list[float], str]:
+    """Milliseconds of resets by `make`, each from a full pool (after a first reset that makes the
+    pool learn the start), and the disk a ready copy takes."""
+    store, pool = bench.store, bench.store.backend.pool
+    store.delete(make().id)  # the pool learns this start and fills
+    samples = []
+    for _ in range(bench.runs(50)):
+        pool.wait_full(600)
+        started = time.perf_counter()
+        episode = make()
+        samples.append((time.perf_counter() - started) * 1000)
+        if len(samples) == 1:
+            disk = copy_size(bench, episode)
+        store.delete(episode.id)
+    return samples, disk
+
+
+def bench_pool(bench: Bench) -> list[Figure]:
+    """Pooled resets of the free world and of a task with a setup."""
+    store, figures = bench.store, []
+    with warm_pool(bench) as pool:
+        for name, make in (("free episode", lambda: store.create(scale=bench.scale)),
+                           ("task episode", lambda: store.create("chat.reply_with_fact", 0, bench.scale))):
+            samples, disk = pooled_resets(bench, make)
+            p50, p95 = percentiles(samples)
+            refill = percentiles([s * 1000 for s in pool.refills[-50:]])[0]
+            figures.append(Figure(f"reset {name}, warm pool", len(samples), p50, p95, POOL_TARGETS[bench.backend],
+                                  f"{pool.size} ready copies, refilled between resets in {refill:.0f} ms each; {disk}"))
     return figures

@@ -28,8 +28,11 @@ def targets(figure: Figure, ratio: float | None) -> list[tuple[str, bool]]:
     """Each target of a row and whether it is met."""
     checks = []
     relative = re.fullmatch(r"p50 <= ([0-9.]+)x in process", figure.target)
+    scaled = re.fullmatch(r"p50 >= ([0-9.]+)x 1 worker", figure.target)
     if relative:
         checks.append((figure.target, figure.p50 <= float(relative.group(1)) * figure.in_process_p50))
+    elif scaled:
+        checks.append((figure.target, figure.p50 >= float(scaled.group(1)) * figure.one_worker_p50))
     elif figure.target:
         match = re.fullmatch(r"p(50|95) <= ([0-9.]+) (ms|s|chars)", figure.target)
         value = figure.p50 if match.group(1) == "50" else figure.p95

@@ -22,6 +22,7 @@ from .memory import bench_memory
 from .pool import bench_pool
 from .served import bench_served
 from .sheets import bench_sheets
+from .tau2 import bench_tau2
 from .throughput import bench_throughput
 from .timing import Bench, Figure, progress
 from .tools import bench_tools
@@ -29,7 +30,7 @@ from .tools import bench_tools
 BENCHES: dict[str, Callable[[Bench], list[Figure]]] = {
     "reset": bench_reset, "pool": bench_pool, "tools": bench_tools, "pages": bench_pages, "query": bench_query,
     "sheets": bench_sheets, "grade": bench_grade, "throughput": bench_throughput,
-    "served": bench_served, "memory": bench_memory, "trees": bench_page_trees}
+    "served": bench_served, "memory": bench_memory, "trees": bench_page_trees, "tau2": bench_tau2}
 BUILD_TARGETS = {"medium": "p50 <= 60 s", "large": "p50 <= 600 s"}
 
 

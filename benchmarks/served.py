@@ -1,11 +1,19 @@
 """Served rollouts: `officegym serve --workers N` in a process of its own, driven over HTTP by
-concurrent agents with the official MCP client. Each agent loops: create a task episode through
-the control API, make 12 tool calls in one MCP session (reads, then the reference solution), grade
-and delete it. The agents share one HTTP client, as a rollout harness would (a client of its own
-per session would load the system's certificates every time).
-Reported: episodes/s and tool calls/s at each number of agents, for 1 and 2 workers, with the CPU
-an episode cost the server's processes and the agents' (on one machine, they share its cores);
-before them, each tool call served against the same call in process (served_calls.py)."""
+concurrent agents. Each agent loops: create a task episode through the control API, make 12 tool
+calls (reads, then the reference solution), grade and delete it.
+
+Two kinds of agents drive it, in turn:
+- the official MCP client, one session per episode, the agents sharing one HTTP client as a
+  rollout harness would (a client of its own per session would load the system's certificates
+  every time): what a Python harness on the same machine gets;
+- the lean client (lean_client.py), one keep-alive connection per agent: the server's own
+  capacity, since the official client costs about as much CPU as the server and, on one machine,
+  they share its cores.
+A server of 1 worker and one of 2 run side by side, driven in turn in short slices, so that the
+machine's drift (a shared virtual machine's speed varies by tens of percent over minutes) falls on
+both alike. Reported: episodes/s and tool calls/s at each number of agents, for 1 and 2 workers,
+with the CPU an episode cost the server's processes and the agents'; before them, each tool call
+served against the same call in process (served_calls.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .lean_client import LeanConnection, lean_episode, tool_call_body
 from .served_calls import bench_served_calls, cpu_seconds
 from .timing import Bench, Figure, progress
 
@@ -26,8 +35,10 @@ TASK = "chat.set_topic"
 READS = 11  # org_get_me calls before the task's own, for 12 calls an episode as a short rollout has
 AGENTS = (1, 8, 32, 100)
 WORKERS = (1, 2)
-SECONDS = 8.0
+SECONDS = 12.0  # per row, in ROUNDS slices
+ROUNDS = 4
 TOKEN = "bench-admin-token-0123456789"
+SCALING_TARGET = 1.6  # 2 workers' episodes/s over 1 worker's, with the lean client
 
 
 def _free_port() -> int:
@@ -58,8 +69,8 @@ def start_server(bench: Bench, workers: int, folder: Path) -> tuple[subprocess.P
     raise RuntimeError("the server did not start")
 
 
-async def _agents(base: str, count: int, solutions: list, seconds: float) -> tuple[int, int]:
-    """Episodes and tool calls completed by `count` agents in `seconds`."""
+async def _official_agents(base: str, count: int, solutions: list, seconds: float) -> tuple[int, int]:
+    """Episodes and tool calls completed by `count` agents with the official client in `seconds`."""
     import httpx
     import httpx2
     from mcp.client import Client
@@ -90,37 +101,94 @@ async def _agents(base: str, count: int, solutions: list, seconds: float) -> tup
     return done["episodes"], done["calls"]
 
 
-def _rollouts(pid: int, base: str, workers: int, count: int, solutions: list) -> Figure:
-    """One throughput row, with the CPU each episode cost the server and the agents."""
-    started, server_cpu, agents_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
-    episodes, calls = asyncio.run(_agents(base, count, solutions, SECONDS))
-    seconds = time.perf_counter() - started
-    per_episode = [1000 * (cpu_seconds(pid) - server_cpu) / max(episodes, 1),
-                   1000 * (time.process_time() - agents_cpu) / max(episodes, 1)]
-    return Figure(f"served rollouts, {workers} worker(s), {count} agents", episodes, episodes / seconds, None,
-                  unit="episodes/s", note=f"{calls / seconds:.0f} tool calls/s; {TASK}: create, "
-                  f"{READS + len(solutions[0])} MCP calls, grade and delete; CPU per episode: server "
-                  f"{per_episode[0]:.0f} ms, agents {per_episode[1]:.0f} ms")
+async def _lean_agents(base: str, count: int, solutions: list, seconds: float) -> tuple[int, int]:
+    """Episodes and tool calls completed by `count` agents with the lean client in `seconds`."""
+    reads = [tool_call_body("org_get_me", {})] * READS
+    encoded = [reads + [tool_call_body(call.tool, call.args) for call in solution] for solution in solutions]
+    done = {"episodes": 0, "calls": 0}
+    stop = time.perf_counter() + seconds
+
+    async def agent(k: int) -> None:
+        connection = LeanConnection(base, TOKEN)
+        try:
+            while time.perf_counter() < stop:
+                instance = k % len(solutions)
+                success, answered = await lean_episode(connection, TASK, instance, encoded[instance])
+                done["episodes"] += success
+                done["calls"] += answered
+        finally:
+            await connection.close()
+
+    await asyncio.gather(*(agent(k) for k in range(count)))
+    return done["episodes"], done["calls"]
+
+
+CLIENTS = {"lean client": _lean_agents, "official client": _official_agents}
+
+
+def _rollouts(servers: dict[int, subprocess.Popen], bases: dict[int, str], client: str, count: int,
+              solutions: list) -> list[Figure]:
+    """One throughput row per number of workers, the servers driven in turn (ROUNDS slices each,
+    in an order that flips every round) so that the machine's drift falls on both alike; with the
+    CPU each episode cost the server and the agents."""
+    totals = {workers: [0, 0, 0.0, 0.0, 0.0] for workers in servers}  # episodes, calls, s, CPU s
+    for round_ in range(ROUNDS):
+        for workers in (list(servers) if round_ % 2 == 0 else list(reversed(servers))):
+            pid = servers[workers].pid
+            started, server_cpu, agents_cpu = time.perf_counter(), cpu_seconds(pid), time.process_time()
+            episodes, calls = asyncio.run(CLIENTS[client](bases[workers], count, solutions, SECONDS / ROUNDS))
+            done = (episodes, calls, time.perf_counter() - started, cpu_seconds(pid) - server_cpu,
+                    time.process_time() - agents_cpu)
+            totals[workers] = [a + b for a, b in zip(totals[workers], done)]
+    figures = []
+    for workers, (episodes, calls, seconds, server_cpu, agents_cpu) in totals.items():
+        per_episode = [1000 * server_cpu / max(episodes, 1), 1000 * agents_cpu / max(episodes, 1)]
+        figures.append(Figure(
+            f"served rollouts, {client}, {workers} worker(s), {count} agents", episodes, episodes / seconds, None,
+            unit="episodes/s", note=f"{calls / seconds:.0f} tool calls/s; {TASK}: create, {READS + len(solutions[0])} "
+            f"MCP calls, grade and delete; CPU per episode: server {per_episode[0]:.0f} ms, agents "
+            f"{per_episode[1]:.0f} ms"))
+    return figures
 
 
 def bench_served(bench: Bench) -> list[Figure]:
     """Served calls against in-process ones (one worker), then served throughput at every number
-    of agents, for 1 and 2 workers."""
+    of agents, a server of 1 worker and one of 2 driven in turn."""
     world = bench.store.world(bench.scale)
     solutions = [bench.store.task_instance(world, TASK, k).solution for k in range(4)]
-    figures = []
-    for workers in WORKERS:
-        with tempfile.TemporaryDirectory(prefix="officegym-served-") as folder:
-            process, base = start_server(bench, workers, Path(folder))
-            try:
-                if workers == 1:
-                    figures += bench_served_calls(bench, base, {"Authorization": f"Bearer {TOKEN}"})
-                asyncio.run(_agents(base, 2, solutions, 1.0))  # warm up: first draws, first sessions
+    figures: list[Figure] = []
+    servers: dict[int, subprocess.Popen] = {}
+    bases: dict[int, str] = {}
+    with tempfile.TemporaryDirectory(prefix="officegym-served-") as folder:
+        try:
+            for workers in WORKERS:
+                servers[workers], bases[workers] = start_server(bench, workers, Path(folder) / f"{workers}-workers")
+            figures += bench_served_calls(bench, bases[1], {"Authorization": f"Bearer {TOKEN}"})
+            for client, agents in CLIENTS.items():
+                for base in bases.values():
+                    asyncio.run(agents(base, 2, solutions, 1.0))  # warm up: first draws, first sessions
                 for count in AGENTS[:2] if bench.quick else AGENTS:
-                    bench.step(f"served rollouts, {workers} worker(s), {count} agents")
-                    figures.append(_rollouts(process.pid, base, workers, count, solutions))
-            finally:
+                    bench.step(f"served rollouts, {client}, {count} agents, {' and '.join(map(str, WORKERS))} "
+                               "workers in turn")
+                    figures += _rollouts(servers, bases, client, count, solutions)
+        finally:
+            for process in servers.values():
                 process.send_signal(signal.SIGINT)
+            for process in servers.values():
                 process.wait(60)
+    _compare_workers(figures)
     progress(f"[{bench.scale}/{bench.backend}] served rollouts done")
     return figures
+
+
+def _compare_workers(figures: list[Figure]) -> None:
+    """Give each 2-worker row its 1-worker row's rate, and the lean client's rows with several
+    agents the target of scaling."""
+    one = {f.name.replace(", 1 worker(s),", ","): f for f in figures if ", 1 worker(s)," in f.name}
+    for figure in figures:
+        base = one.get(figure.name.replace(", 2 worker(s),", ","))
+        if ", 2 worker(s)," in figure.name and base is not None and base.p50:
+            figure.one_worker_p50 = base.p50
+            figure.note = f"{figure.p50 / base.p50:.2f}x 1 worker; {figure.note}"
+            if figure.name.startswith("served rollouts, lean client") and not figure.name.endswith(", 1 agents"):
+                figure.target = f"p50 >= {SCALING_TARGET}x 1 worker"  # one agent at a time uses one worker

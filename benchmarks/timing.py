@@ -21,7 +21,8 @@ class Figure:
     """One row of the benchmark table. `kind` is "tool" or "page" for the rows whose time at
     medium and large is compared with small; `small_p50` is that small-world time when it was
     measured in turn with this row's calls; `queries` is the SQL statements one call ran;
-    `in_process_p50` is, for a served call, the same call's p50 in process."""
+    `in_process_p50` is, for a served call, the same call's p50 in process; `one_worker_p50` is, for
+    a rate served by 2 workers, the same rate served by 1."""
 
     name: str
     runs: int
@@ -36,6 +37,7 @@ class Figure:
     backend: str = ""
     small_p50: float | None = None
     in_process_p50: float | None = None
+    one_worker_p50: float | None = None
 
 
 @dataclass

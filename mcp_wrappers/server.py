@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
 import time
 from collections.abc import Mapping
@@ -21,6 +22,12 @@ WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support", 
                    "tickets_knowledge", "sheets", "sheets_more")
 _catalog: list[Tool] | None = None
 _listings: dict[tuple[frozenset[str], str], dict[str, Any]] = {}
+# The SDK logs a line at INFO for each stateless request ("Terminating session") and each session
+# manager's start and stop; through the handler its MCPServer installs on the root logger, that
+# line cost a third of a served tool call's CPU. Warnings and errors still pass.
+CHATTY_LOGGERS = ("mcp.server.streamable_http", "mcp.server.streamable_http_manager")
+for _name in CHATTY_LOGGERS:
+    logging.getLogger(_name).setLevel(logging.WARNING)
 MAX_LISTINGS = 256  # cached tool listings, one per tool set and protocol version
 _lock = threading.Lock()
 
@@ -140,7 +147,7 @@ class EpisodeServer(MCPServer):
     def __init__(self, episode):
         served = frozenset(episode.tools)
         super().__init__("officegym", instructions=INSTRUCTIONS, version=version("officegym"),
-                         tools=served_tools(served), middleware=[CachedListing(served)])
+                         tools=served_tools(served), middleware=[CachedListing(served)], log_level="WARNING")
         self.episode = episode
         self._served = served
 

@@ -76,13 +76,13 @@ def cmd_serve(args) -> int:
 
 
 def _serve_workers(args, settings, store, base_url: str) -> None:
-    """Serve with `args.workers` processes (uvicorn's supervisor restarts a worker that dies); each
-    opens the episodes of the shared registry. This process owns them and deletes them at the end."""
+    """Serve with `args.workers` processes (the supervisor hands each connection to the least busy
+    one and restarts a worker that dies); each opens the episodes of the shared registry. This
+    process owns them and deletes them at the end."""
     import json
 
-    from uvicorn.supervisors import Multiprocess
-
     from officegym.server import KEEP_ALIVE_SECONDS, WORKER_CONFIG, TcpConfig
+    from officegym.supervisor import Supervisor
 
     os.environ[WORKER_CONFIG] = json.dumps({
         "settings": {"home": str(settings.home), "episodes_dir": str(settings.episodes_dir),
@@ -92,7 +92,7 @@ def _serve_workers(args, settings, store, base_url: str) -> None:
         "episode_ttl": args.episode_ttl})
     config = TcpConfig("officegym.server:worker_app", factory=True, workers=args.workers, host=settings.host,
                        port=settings.port, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS)
-    Multiprocess(config, sockets=[config.bind_socket()]).run()
+    Supervisor(config, args.workers).run()
 
 
 def _admin_token_source(settings) -> str:

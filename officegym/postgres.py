@@ -56,7 +56,10 @@ class PostgresBackend:
     def __init__(self, settings: Settings):
         url = make_url(settings.database_url)
         self.url = url.set(drivername="postgresql+psycopg")
-        self.admin = create_engine(self.url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+        # Kept open: a reset from the warm pool lists and renames through it, and a new connection
+        # costs more than both statements.
+        self.admin = create_engine(self.url, pool_size=2, max_overflow=16, pool_pre_ping=True,
+                                   isolation_level="AUTOCOMMIT")
         self.quote = self.admin.dialect.identifier_preparer.quote_identifier
         self._lock = threading.Lock()  # guards the pool registry
         self._build_lock = threading.Lock()  # one template build at a time in this process
@@ -274,6 +277,7 @@ class PostgresBackend:
             pools, self._pools = list(self._pools.values()), OrderedDict()
         for engine in pools:
             engine.dispose()
+        self.admin.dispose()
 
 
 class PostgresEpisode:

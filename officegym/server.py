@@ -199,10 +199,10 @@ KEEP_ALIVE_SECONDS = 75
 
 
 class TcpConfig(uvicorn.Config):
-    """uvicorn's configuration, whose shared listening socket says it is TCP. uvicorn makes it
-    with protocol 0, which its workers inherit; asyncio then leaves Nagle's algorithm on for every
-    connection (it sets TCP_NODELAY only on sockets marked TCP), and each response waits about
-    40 ms for the client's delayed acknowledgement."""
+    """uvicorn's configuration, whose listening socket says it is TCP. uvicorn makes it with
+    protocol 0, which the connections accepted on it keep; asyncio then leaves Nagle's algorithm on
+    for them (it sets TCP_NODELAY only on sockets marked TCP), and each response waits about 40 ms
+    for the client's delayed acknowledgement."""
 
     def bind_socket(self) -> socket.socket:
         """The listening socket, marked TCP."""

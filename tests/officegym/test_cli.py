@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+import anyio
 import httpx
 import pytest
 from serving import Serving
@@ -154,3 +155,28 @@ def test_an_idle_connection_outlives_the_clients_own_keep_alive(tmp_path, settin
             conn.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("options", [(), ("--workers", "2")], ids=["one process", "two workers"])
+def test_served_tool_calls_write_no_line_per_request(tmp_path, settings, options):
+    """The SDK logs "Terminating session" at INFO for every stateless request, through a handler
+    it puts on the root logger: a line per call on the server's output, a third of a call's CPU."""
+    from mcp.client import Client
+
+    server = Serving(tmp_path, settings, *options)
+    try:
+        server.answering()
+        made = httpx.post(f"{server.api}/episodes", json={"task": "chat.set_topic", "instance": 0},
+                          headers=server.headers(), timeout=60)
+        assert made.status_code == 201, made.text
+
+        async def calls():
+            async with Client(made.json()["mcp_url"]) as client:
+                for _ in range(5):
+                    assert not (await client.call_tool("org_get_me", {})).is_error
+
+        anyio.run(calls)
+    finally:
+        server.stop(signal.SIGTERM)
+    printed = "".join(server.printed) + server.process.stdout.read()
+    assert "Terminating session" not in printed and "session manager" not in printed, printed[-2000:]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import time
 from pathlib import Path
 
 import anyio
@@ -138,3 +139,69 @@ def test_the_workers_shared_socket_is_marked_tcp_so_that_every_connection_gets_t
                 assert accepted.recv(4) == b"ping"
     finally:
         listener.close()
+
+
+def established_sockets(port: int) -> set[int]:
+    """Inodes of the established TCP connections whose local port is `port` (the server's side)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port and fields[3] == "01":
+            inodes.add(int(fields[9]))
+    return inodes
+
+
+def connections_held(pid: int, port: int) -> int:
+    """How many of the server's established connections process `pid` holds."""
+    return len(established_sockets(port) & socket_inodes(pid))
+
+
+def socket_inodes(pid: int) -> set[int]:
+    """The inodes of the sockets process `pid` holds."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(int(target[8:-1]))
+    return inodes
+
+
+def workers_registered(server: Serving) -> int:
+    """How many workers are connected to the supervisor's hand-off socket (ready for connections)."""
+    held = socket_inodes(server.process.pid)
+    registered = 0
+    for line in Path("/proc/net/unix").read_text().splitlines()[1:]:
+        fields = line.split()
+        if len(fields) == 8 and fields[7].endswith("/handoff.sock") and fields[5] == "03" \
+                and int(fields[6]) in held:
+            registered += 1
+    return registered
+
+
+def test_connections_opened_together_are_spread_over_the_workers(tmp_path, settings):
+    """A harness's keep-alive connections, opened at once, go to the worker holding the fewest:
+    with a shared listening socket, the first worker to wake would accept them all."""
+    server = Serving(tmp_path, settings, "--workers", "2")
+    clients = []
+    try:
+        server.answering()
+        workers = workers_of(server)
+        assert len(workers) == 2
+        deadline = time.monotonic() + 120
+        while workers_registered(server) < 2:  # a worker takes connections once its app has started
+            assert time.monotonic() < deadline, "a worker never asked for connections"
+            time.sleep(0.1)
+        for _ in range(8):
+            client = httpx.Client(base_url=server.api, headers=server.headers(), timeout=30)
+            clients.append(client)
+            assert client.get("/episodes").status_code == 200  # the connection stays open after it
+        held = sorted(connections_held(pid, server.port) for pid in workers)
+        assert held == [4, 4]
+        assert connections_held(server.process.pid, server.port) == 0  # the supervisor kept none
+    finally:
+        for client in clients:
+            client.close()
+        assert server.stop(signal.SIGTERM) == 0
