@@ -129,8 +129,8 @@ CLIENTS = {"lean client": _lean_agents, "official client": _official_agents}
 def _rollouts(servers: dict[int, subprocess.Popen], bases: dict[int, str], client: str, count: int,
               solutions: list) -> list[Figure]:
     """One throughput row per number of workers, the servers driven in turn (ROUNDS slices each,
-    in an order that flips every round: 1, 2, 2, 1 workers) so that the machine's drift falls on both alike; with the
-    CPU each episode cost the server and the agents."""
+    in an order that flips every round: 1, 2, 2, 1 workers) so that the machine's drift falls on
+    both alike; with the CPU each episode cost the server and the agents."""
     totals = {workers: [0, 0, 0.0, 0.0, 0.0] for workers in servers}  # episodes, calls, s, CPU s
     for round_ in range(ROUNDS):
         for workers in (list(servers) if round_ % 2 == 0 else list(reversed(servers))):

@@ -97,6 +97,8 @@ class Dispatcher:
             self.open[worker] = max(0, self.open[worker] - 1)
 
     def _accept(self) -> None:
+        if not self.open:  # the last worker went earlier in this round: connections wait in the backlog
+            return
         for _ in range(ACCEPTED_PER_WAKE):
             try:
                 connection, _ = self.listener.accept()
@@ -111,7 +113,7 @@ class Dispatcher:
                 return
 
     def _hand(self, connection: socket.socket) -> None:
-        """Give `connection` to the least busy worker (the one a worker that failed to take it next)."""
+        """Give `connection` to the least busy worker (the next least busy when that one has gone)."""
         while self.open:
             worker = min(self.open, key=self.open.__getitem__)
             try:

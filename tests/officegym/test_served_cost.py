@@ -94,9 +94,6 @@ MEMORY_PROBE = """
 import gc, json
 from sqlalchemy import select
 from benchmarks.memory import resident_mb
-from benchmarks.lean_client import LeanConnection, lean_episode, tool_call_body
-from benchmarks.report import targets
-from benchmarks.timing import Figure
 from officegym.apps.org.models import Person
 from officegym.episodes import EpisodeStore
 
