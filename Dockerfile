@@ -9,8 +9,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_ROOT_USER_ACTION=ignore
 
 # Only the package: .dockerignore keeps out the virtualenv, caches, git, tests and local worlds.
+# scripts/install-package builds the wheel and installs it with the pinned dependencies, as the
+# test suite's installed-wheel test does.
 COPY . /tmp/officegym-src
-RUN pip install /tmp/officegym-src && rm -rf /tmp/officegym-src
+RUN pip install uv \
+    && UV_NO_CACHE=1 sh /tmp/officegym-src/scripts/install-package /tmp/officegym-src "$(command -v python)" \
+    && pip uninstall -y uv \
+    && rm -rf /tmp/officegym-src
 
 # An unprivileged user; the world cache is its only writable state and lives in a volume.
 RUN useradd --system --uid 10001 --user-group --create-home --home-dir /home/officegym officegym \

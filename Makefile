@@ -5,9 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install chromium xfsprogs postgres clean
+.PHONY: run test check bench install chromium xfsprogs postgres clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml setup.py constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -c constraints.txt -e '.[dev]'
@@ -39,6 +39,13 @@ run: $(STAMP)
 # One test process per core; the PostgreSQL tests share one of them (tests/conftest.py).
 test: $(STAMP) chromium xfsprogs postgres
 	$(BIN)/python -m pytest -n auto --dist loadgroup
+
+# The quick suite for the edit-and-test loop (a few minutes, nothing to install beyond .venv): the
+# services, graders and MCP tools of every app and the UI's pages through Flask's client, on SQLite;
+# no browser, no PostgreSQL, no task soundness (make test runs everything).
+check: $(STAMP)
+	OFFICEGYM_TEST_BACKENDS=sqlite $(BIN)/python -m pytest -n auto --dist loadgroup -m "not e2e" \
+	  tests/apps tests/graders tests/mcp_wrappers
 
 bench: $(STAMP) chromium postgres
 	$(BIN)/python -m benchmarks

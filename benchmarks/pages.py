@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from officegym.episodes import Episode
 
-from .queries import count_queries
-from .timing import Bench, Figure, measure
+from .timing import Bench, Figure, count_queries, measure
 
 
 def page_urls(episode: Episode) -> dict[str, str]:

@@ -10,52 +10,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import Counter
-from contextlib import contextmanager
-from typing import Callable, Iterator
 
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
+import anyio
 
+from officegym.config import load_settings
+from officegym.episodes import temporary_store
 
-@contextmanager
-def recording(engine: Engine) -> Iterator[list[str]]:
-    """Collect the text of every statement run on `engine` inside the block."""
-    statements: list[str] = []
-
-    def before(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001 - SQLAlchemy's hook
-        statements.append(statement)
-
-    event.listen(engine, "before_cursor_execute", before)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", before)
-
-
-def count_queries(engine: Engine, fn: Callable[[], object]) -> int:
-    """How many statements one call of `fn` runs on `engine`."""
-    with recording(engine) as statements:
-        fn()
-    return len(statements)
-
-
-def repeated(statements: list[str], top: int = 3) -> list[tuple[int, str]]:
-    """The statements run more than once, most repeated first, shortened to one line."""
-    counts = Counter(" ".join(s.split())[:140] for s in statements)
-    return [(n, text) for text, n in counts.most_common(top) if n > 1]
+from .pages import page_urls
+from .timing import recording, repeated
+from .tools import tool_calls
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print statement counts per tool call and UI page at one scale (from the normal world cache)."""
-    import anyio
-
-    from officegym.config import load_settings
-    from officegym.episodes import temporary_store
-
-    from .pages import page_urls
-    from .tools import tool_calls
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", default="small")
     parser.add_argument("--database-url", default=None)

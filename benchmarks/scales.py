@@ -18,9 +18,12 @@ from .backends import settings_for, world_size
 from .core import bench_grade, bench_query, bench_reset
 from .page_trees import bench_page_trees
 from .pages import bench_pages
+from .live import bench_live
 from .memory import bench_memory
 from .pool import bench_pool
+from .rollouts import bench_rollouts
 from .served import bench_served
+from .served_cpu import bench_server_cpu
 from .sheets import bench_sheets
 from .tau2 import bench_tau2
 from .throughput import bench_throughput
@@ -30,7 +33,8 @@ from .tools import bench_tools
 BENCHES: dict[str, Callable[[Bench], list[Figure]]] = {
     "reset": bench_reset, "pool": bench_pool, "tools": bench_tools, "pages": bench_pages, "query": bench_query,
     "sheets": bench_sheets, "grade": bench_grade, "throughput": bench_throughput,
-    "served": bench_served, "memory": bench_memory, "trees": bench_page_trees, "tau2": bench_tau2}
+    "served": bench_served, "memory": bench_memory, "trees": bench_page_trees, "tau2": bench_tau2,
+    "rollouts": bench_rollouts, "live": bench_live, "server_cpu": bench_server_cpu}
 BUILD_TARGETS = {"medium": "p50 <= 60 s", "large": "p50 <= 600 s"}
 
 

@@ -47,15 +47,18 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(bench: Bench, workers: int, folder: Path) -> tuple[subprocess.Popen, str]:
-    """A server on the bench's world and backend, answering; its process and base URL."""
+def start_server(bench: Bench, workers: int, folder: Path, code: Path | None = None) -> tuple[subprocess.Popen, str]:
+    """A server on the bench's world and backend, answering; its process and base URL. `code`: a
+    folder holding another version's `officegym` package to serve instead of this one."""
     import httpx
 
     port = _free_port()
     env = dict(os.environ, OFFICEGYM_ADMIN_TOKEN=TOKEN, OFFICEGYM_EPISODES_DIR=str(folder),
                OFFICEGYM_DATABASE_URL=bench.store.settings.database_url, OFFICEGYM_HOME=str(bench.store.settings.home))
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     process = subprocess.Popen([sys.executable, "-m", "officegym.cli", "serve", "--scale", bench.scale, "--port",
-                                str(port), "--workers", str(workers), "--episode-ttl", "0"], env=env,
+                                str(port), "--workers", str(workers), "--episode-ttl", "0"], env=env, cwd=folder.parent,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 600

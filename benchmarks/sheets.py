@@ -1,15 +1,19 @@
 """Sheets benchmarks: recalculation of a 2,000-formula workbook after one input change (through
 the service, database included, and in memory), range read and write; and on the seeded sales
 forecast, a small read through the service, the grid page of its Pipeline sheet, and the MCP tools
-sheets_read_range and sheets_write_cells timed server-side (as benchmarks.tools times the others)."""
+sheets_read_range and sheets_write_cells timed server-side (as benchmarks.tools times the others);
+and the refusal of an XLSX file of 950,000 cells."""
 
 from __future__ import annotations
+
+import io
+import time
+import zipfile
 
 import anyio
 from sqlalchemy import select
 
-from .queries import count_queries, recording
-from .timing import Bench, Figure, figure_of, measure, measure_async_each
+from .timing import Bench, Figure, count_queries, figure_of, measure, measure_async_each, recording
 
 ROWS = 1000
 
@@ -64,7 +68,50 @@ def bench_sheets(bench: Bench) -> list[Figure]:
             session.flush()
         figures.append(measure("sheets write range 100x4, service", write, bench.runs(40), note="400 cells"))
     bench.store.delete(episode.id)
-    return figures + bench_seeded_forecast(bench)
+    return figures + bench_seeded_forecast(bench) + bench_xlsx_refusals(bench)
+
+
+def xlsx_of_cells(count: int, dimension: str) -> bytes:
+    """A zipped worksheet of `count` numeric cells, 500 a row, declaring that it spans `dimension`: all
+    an XLSX file needs to be refused for its size (about 2 MB for 950,000 cells)."""
+    row = '<c t="n"><v>1</v></c>' * 500
+    sheet = (f'<worksheet><dimension ref="{dimension}"/><sheetData>'
+             + "".join(f'<row r="{r + 1}">{row}</row>' for r in range(count // 500)) + "</sheetData></worksheet>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/worksheets/sheet1.xml", sheet)
+    return out.getvalue()
+
+
+def bench_xlsx_refusals(bench: Bench) -> list[Figure]:
+    """The refusal of an XLSX file of 950,000 cells, from the size its worksheet declares and, when it
+    declares one cell, from the count of its cells (before openpyxl parses a row), with its CPU time."""
+    from officegym.apps.sheets import services
+    from officegym.errors import Invalid
+
+    episode = bench.store.create(scale=bench.scale)
+    figures = []
+    with episode.session() as session:
+        actor = episode.actor(session)
+        workbook = services.create_workbook(session, actor, "Benchmark: imports").id
+        for how, dimension in (("declared", "A1:SF1900"), ("counted", "A1")):
+            data = xlsx_of_cells(950_000, dimension)
+
+            def refuse(data=data):
+                try:
+                    services.import_xlsx(session, actor, workbook, data)
+                except Invalid:
+                    return
+                raise AssertionError("an XLSX file of 950,000 cells was imported")
+            started = time.process_time()
+            refuse()
+            cpu = time.process_time() - started
+            figures.append(measure(f"sheets XLSX import of 950,000 cells refused, {how}", refuse, bench.runs(20),
+                                   target=bench.target("p50 <= 500 ms"),
+                                   note=f"{len(data) / 1e6:.1f} MB file; {cpu * 1000:.0f} ms CPU once"))
+        session.rollback()
+    bench.store.delete(episode.id)
+    return figures
 
 
 FORECAST = "Sales Forecast"  # part of the seeded forecast's title (FY<year> Sales Forecast)

@@ -1,7 +1,8 @@
 """The task suite's shape, for the whole suite, per kind and per difficulty: how long the reference
 trajectories are (median and p90 tool calls), how many apps they touch, how many handbook rules the
-templates need without the instruction stating them, and the share of refusals. Instances are
-drawn on each template's own world (small, or medium for workflows and refusals)."""
+templates need without the instruction stating them, and the share of instances whose right outcome
+refuses something asked (all of it, or part of it). Instances are drawn on each template's own world
+(small, or medium for workflows and decisions)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import statistics
 from dataclasses import dataclass
 
 from officegym.db import make_sessionmaker, sqlite_engine
+from officegym.tasks.base import KINDS
 from officegym.tasks.registry import all_tasks
 from officegym.worlds import ensure_world
 
@@ -24,6 +26,7 @@ class Drawn:
     calls: int
     apps: int
     rules: int
+    refuses: bool  # the right outcome refuses all or part of what was asked
 
 
 def apps_of(solution) -> set[str]:
@@ -43,7 +46,7 @@ def draw_all(instances: int = INSTANCES) -> list[Drawn]:
             for k in range(instances):
                 inst = template.make(session, k, 0)
                 drawn.append(Drawn(template.kind, template.difficulty, len(inst.solution), len(apps_of(inst.solution)),
-                                   len(template.rules)))
+                                   len(template.rules), inst.outcome.refuse > 0))
     finally:
         for engine, session in sessions.values():
             session.close()
@@ -62,14 +65,14 @@ def _row(label: str, group: list[Drawn]) -> str:
     return (f"| {label} | {len(group)} | {statistics.median(calls):g} | {_p90(calls):g} | "
             f"{statistics.mean(apps):.1f} | {sum(a >= 3 for a in apps) / len(group):.0%} | "
             f"{statistics.mean(d.rules for d in group):.1f} | {sum(d.rules > 0 for d in group) / len(group):.0%} | "
-            f"{sum(d.kind == 'refusal' for d in group) / len(group):.0%} |")
+            f"{sum(d.refuses for d in group) / len(group):.0%} |")
 
 
 def suite_table(drawn: list[Drawn]) -> str:
     """The Markdown table: the whole suite, each kind, each difficulty."""
     lines = ["| tasks | instances | median calls | p90 calls | apps touched | 3+ apps | handbook rules | "
-             "with a rule | refusals |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|", _row("all", drawn)]
-    for kind in ("task", "workflow", "refusal"):
+             "with a rule | refuse all or part |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|", _row("all", drawn)]
+    for kind in KINDS:
         group = [d for d in drawn if d.kind == kind]
         if group:
             lines.append(_row(f"kind {kind}", group))

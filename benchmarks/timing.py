@@ -1,13 +1,19 @@
 """Measuring helpers: a row of the table (`Figure`), the context every benchmark gets (`Bench`),
-and `measure`, which runs a callable many times and reports p50/p95 in milliseconds."""
+`measure`, which runs a callable many times and reports p50/p95 in milliseconds, and the recording
+of the SQL statements a call runs (the table's `queries` column)."""
 
 from __future__ import annotations
 
 import statistics
 import sys
 import time
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, Iterator
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.episodes import EpisodeStore
@@ -171,3 +177,31 @@ async def measure_async_each(calls: list[Callable[[], Awaitable[object]]], runs:
             assert not getattr(result, "is_error", False), result
         rounds.record(taken)
     return rounds.samples
+
+
+@contextmanager
+def recording(engine: Engine) -> Iterator[list[str]]:
+    """Collect the text of every statement run on `engine` inside the block."""
+    statements: list[str] = []
+
+    def before(conn, cursor, statement, parameters, context, executemany):  # noqa: ANN001 - SQLAlchemy's hook
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", before)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", before)
+
+
+def count_queries(engine: Engine, fn: Callable[[], object]) -> int:
+    """How many statements one call of `fn` runs on `engine`."""
+    with recording(engine) as statements:
+        fn()
+    return len(statements)
+
+
+def repeated(statements: list[str], top: int = 3) -> list[tuple[int, str]]:
+    """The statements run more than once, most repeated first, shortened to one line."""
+    counts = Counter(" ".join(s.split())[:140] for s in statements)
+    return [(n, text) for text, n in counts.most_common(top) if n > 1]

@@ -10,8 +10,7 @@ import anyio
 
 from officegym.episodes import Episode
 
-from .queries import recording
-from .timing import Bench, Figure, figure_of, measure_async_each
+from .timing import Bench, Figure, figure_of, measure_async_each, recording
 
 TICKETS_QUERY = ('project = IT AND statusCategory != Done AND (priority >= High OR labels = customer-impact) '
                  'ORDER BY priority DESC, created')

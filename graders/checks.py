@@ -88,13 +88,28 @@ class Allow:
         return kind != "updated" or set(changed or ()) <= set(self.fields)
 
 
+def quiet_conversations(diff: Diff) -> set:
+    """Direct-message conversations the episode opened and nobody wrote in: opening one is looking
+    someone up, not a change (their rows are left out of "nothing else changed")."""
+    opened = {r["id"] for r in diff.table("chat_channel").added if r.get("kind") in ("dm", "group_dm")}
+    return opened - {r["channel_id"] for r in diff.table("chat_message").added}
+
+
+def _opening(name: str, row: dict, quiet: set) -> bool:
+    """Whether an added row only opens a quiet conversation (the channel, its members)."""
+    return (name == "chat_channel" and row.get("id") in quiet) or (name == "chat_membership"
+                                                                   and row.get("channel_id") in quiet)
+
+
 def nothing_else_changed(diff: Diff, allowed: list[Allow]) -> CheckResult:
     """A guard: every change in the diff is one of the allowed kinds, within each allowance's count
-    (AppWorld's 'only these changed', with counts and field lists)."""
+    (AppWorld's 'only these changed', with counts and field lists). Opening a direct-message
+    conversation without writing in it changes nothing (`quiet_conversations`)."""
     used = [0] * len(allowed)
     unexpected: list[str] = []
+    quiet = quiet_conversations(diff)
     for name, table in sorted(diff.tables.items()):
-        changes = [("added", r, None, _brief(r)) for r in table.added]
+        changes = [("added", r, None, _brief(r)) for r in table.added if not _opening(name, r, quiet)]
         changes += [("removed", r, None, _brief(r)) for r in table.removed]
         changes += [("updated", u.after, u.fields, f"{u.fields} of {u.key}") for u in table.updated]
         for kind, row, fields, shown in changes:

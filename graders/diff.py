@@ -5,8 +5,9 @@ Rows are matched by primary key; bookkeeping (the journal, the clock, answers, a
 comparison runs inside the database engine against the attached start file, over the rows the
 episode's change log names (`officegym.change_log`), or with `EXCEPT` over whole tables in a file
 without a log; on PostgreSQL the rows its own change log names are compared with the start file.
-Rows that only colleagues changed (their replies and decisions, see `officegym.colleagues`) are
-left out: they never count against the agent.
+Rows that only colleagues' replies changed (see `officegym.colleagues`) are left out: they never
+count against the agent. What a colleague did because of the agent's message (a decision) is the
+agent's doing and stays in.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from officegym.change_log import IGNORED_TABLES, LOG_TABLE
 from officegym.colleagues.models import ColleagueWrite
 from officegym.db import Base
 from officegym.registry import import_models
+
+from .start_files import start_connection
+
 _SQLITE = sqlite_dialect()
 WRITES_TABLE = ColleagueWrite.__tablename__
 
@@ -90,23 +94,39 @@ def compared_columns(table: Table) -> list[str]:
     return [c.name for c in table.columns if not c.info.get("bookkeeping")]
 
 
-def diff_sqlite(start_path: Path, final_path: Path) -> Diff:
-    """Compare two SQLite files of the same schema: the rows the final file's change log names
-    or, in a file without one, every row of every table."""
+def diff_sqlite(start_path: Path, final_path: Path, final: sqlite3.Connection | None = None) -> Diff:
+    """Compare two SQLite files of the same schema: the rows the final file's change log names or,
+    in a file without one, every row of every table. `final`, an open connection to the final file
+    (the episode's own), spares opening one; the start file's rows are read through a connection
+    kept per start file (start_files.py), so neither schema is parsed again."""
     import_models()
+    conn = final or sqlite3.connect(f"file:{final_path}?mode=ro", uri=True)
+    try:
+        logged = _logged_keys(conn)
+        if logged is None:
+            return _diff_whole(start_path, final_path)
+        tables: dict[str, TableDiff] = {}
+        with start_connection(start_path) as start:
+            for table in Base.metadata.sorted_tables:
+                if table.name in logged and table.name not in IGNORED_TABLES:
+                    columns, keys = compared_columns(table), sorted(logged[table.name], key=repr)
+                    found = _table_diff(*_without_unchanged(_rows_by_key(conn, table, columns, keys),
+                                                            _rows_by_key(start, table, columns, keys)))
+                    if found:
+                        tables[table.name] = found
+        return Diff(tables)
+    finally:
+        if final is None:
+            conn.close()
+
+
+def _diff_whole(start_path: Path, final_path: Path) -> Diff:
+    """Every table of a file without a change log, compared whole with the attached start file."""
     conn = sqlite3.connect(f"file:{final_path}?mode=ro", uri=True)
     try:
         conn.execute("ATTACH DATABASE ? AS start", (f"file:{start_path}?mode=ro",))
-        logged = _logged_keys(conn)
-        tables: dict[str, TableDiff] = {}
-        for table in Base.metadata.sorted_tables:
-            if table.name in IGNORED_TABLES or (logged is not None and table.name not in logged):
-                continue
-            found = _diff_table(conn, table) if logged is None else _diff_logged_rows(
-                conn, table, sorted(logged[table.name], key=repr))
-            if found:
-                tables[table.name] = found
-        return Diff(tables)
+        tables = {t.name: _diff_table(conn, t) for t in Base.metadata.sorted_tables if t.name not in IGNORED_TABLES}
+        return Diff({name: found for name, found in tables.items() if found})
     finally:
         conn.close()
 
@@ -123,8 +143,8 @@ def _logged_keys(conn: sqlite3.Connection) -> dict[str, set[tuple]] | None:
 
 
 def agents_keys(entries, windows: list[tuple[int, int]]) -> dict[str, set[tuple]]:
-    """The keys of the rows the change log names, per table, without the rows that only colleagues
-    changed: `entries` are (seq, table, key), `windows` the (first, last) seqs of colleagues' writes."""
+    """The keys of the rows the change log names, per table, without the rows that only colleagues'
+    replies changed: `entries` are (seq, table, key), `windows` the (first, last) seqs of those replies."""
     def colleagues(seq: int) -> bool:
         return any(first <= seq <= last for first, last in windows)
 
@@ -138,16 +158,9 @@ def agents_keys(entries, windows: list[tuple[int, int]]) -> dict[str, set[tuple]
     return {name: keys for name, keys in logged.items() if keys}
 
 
-def _diff_logged_rows(conn: sqlite3.Connection, table: Table, keys: list[tuple]) -> TableDiff:
-    columns = compared_columns(table)
-    return _table_diff(*_without_unchanged(_rows_by_key(conn, "main", table, columns, keys),
-                                           _rows_by_key(conn, "start", table, columns, keys)))
-
-
-def _rows_by_key(conn: sqlite3.Connection, schema: str, table: Table, columns: list[str],
-                 keys: list[tuple]) -> dict[tuple, dict]:
-    """The rows of `table` in a SQLite schema ("main" or an attached one) with these primary keys,
-    a few hundred keys per statement."""
+def _rows_by_key(conn: sqlite3.Connection, table: Table, columns: list[str], keys: list[tuple]) -> dict[tuple, dict]:
+    """The rows of `table` in the SQLite database of `conn` with these primary keys, a few hundred
+    keys per statement."""
     quoted = ", ".join(f'"{c}"' for c in columns)  # names come from our own metadata, not input
     pk_names = [c.name for c in table.primary_key.columns]
     pk = [columns.index(n) for n in pk_names]
@@ -156,7 +169,7 @@ def _rows_by_key(conn: sqlite3.Connection, schema: str, table: Table, columns: l
     found = {}
     for chunk in range(0, len(keys), 400):
         part = keys[chunk:chunk + 400]
-        sql = f'SELECT {quoted} FROM {schema}."{table.name}" WHERE {target} IN (VALUES {", ".join([one] * len(part))})'
+        sql = f'SELECT {quoted} FROM main."{table.name}" WHERE {target} IN (VALUES {", ".join([one] * len(part))})'
         for row in conn.execute(sql, [value for key in part for value in key]):
             found[tuple(row[i] for i in pk)] = dict(zip(columns, row))
     return found
@@ -202,8 +215,7 @@ def diff_logged(start_path: Path, final: Engine) -> Diff:
         windows = [tuple(w) for w in conn.execute(text(f"SELECT first_seq, last_seq FROM {WRITES_TABLE}"))]
         logged = agents_keys(((seq, name, tuple(key)) for seq, name, key in
                               conn.execute(text("SELECT seq, tbl, pk FROM og_change ORDER BY seq"))), windows)
-        start = sqlite3.connect(f"file:{start_path}?mode=ro", uri=True)
-        try:
+        with start_connection(start_path) as start:
             tables = {}
             for table in Base.metadata.sorted_tables:
                 if table.name in logged and table.name not in IGNORED_TABLES:
@@ -211,8 +223,6 @@ def diff_logged(start_path: Path, final: Engine) -> Diff:
                     if found:
                         tables[table.name] = found
             return Diff(tables)
-        finally:
-            start.close()
 
 
 def _diff_keys(table: Table, keys: list[tuple], final, start: sqlite3.Connection) -> TableDiff:
@@ -227,7 +237,7 @@ def _diff_keys(table: Table, keys: list[tuple], final, start: sqlite3.Connection
         for row in final.execute(query):
             values = [convert(v) if convert and v is not None else v for convert, v in zip(stored, row)]
             after[tuple(values[i] for i in pk)] = dict(zip(columns, values))
-    return _table_diff(*_without_unchanged(after, _rows_by_key(start, "main", table, columns, keys)))
+    return _table_diff(*_without_unchanged(after, _rows_by_key(start, table, columns, keys)))
 
 
 def _sqlite_form(column):

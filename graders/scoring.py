@@ -5,6 +5,9 @@ over the task's own requirements, and it is 0 whenever a guard (a collateral che
 "nothing else changed" or "no other candidate was stated") fails, so neither doing nothing nor
 doing the work plus damage earns anything. A grader fault is reported as status "error" with no
 score, never as an agent failure.
+
+A grade reads one state: while it reads, no write to the episode commits (a write under way
+finishes first, one that comes later waits for the grade, a few milliseconds).
 """
 
 from __future__ import annotations
@@ -12,8 +15,11 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass, field
 
+from sqlalchemy import text, update
+from sqlalchemy.orm import Session
+
 from officegym.answers import last_answer
-from officegym.db import make_sessionmaker, sqlite_engine, transaction
+from officegym.db import MetaEntry, make_sessionmaker, sqlite_engine, transaction
 
 from .checks import CheckResult, GradeContext
 
@@ -50,6 +56,17 @@ def score_checks(checks: list[CheckResult]) -> tuple[bool, float]:
     return all(c.passed for c in checks), round(passed / total, 6) if total else 0.0
 
 
+def hold_writes(session: Session) -> None:
+    """Let no write to the episode commit until `session` ends: on PostgreSQL every write records
+    itself in the journal, and a SHARE lock on it waits for the writes under way and holds back the
+    next ones; on SQLite the database's write lock does the same."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("LOCK TABLE og_journal IN SHARE MODE"))
+    else:
+        session.execute(update(MetaEntry.__table__).where(MetaEntry.__table__.c.key == "now")
+                        .values(value=MetaEntry.__table__.c.value))
+
+
 def grade_episode(episode) -> GradeResult:
     """Grade a task episode from its start file and its current database."""
     if episode.task is None:
@@ -60,6 +77,7 @@ def grade_episode(episode) -> GradeResult:
     start_engine = sqlite_engine(str(episode.start_path), readonly=True)
     try:
         with transaction(make_sessionmaker(start_engine), "api") as start, episode.session("api") as final:
+            hold_writes(final)
             ctx = GradeContext(start=start, final=final, diff=episode.diff(),
                                answer=last_answer(final), actor_id=episode.actor_id)
             checks = template.check(ctx, episode.task)

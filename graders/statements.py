@@ -12,7 +12,8 @@ Texts are compared after Unicode normalisation, without invisible format charact
 
 `says` returns a requirement (some text states the value and does not deny it) and a guard (no
 text states another candidate of the pool, and none denies the value): a message that lists every
-candidate, or negates the claim, fails and scores 0.
+candidate, or negates the claim, fails and scores 0. A candidate named only to be left out ("without
+Globex", "Globex (left out at its owner's request)") is not stated.
 """
 
 from __future__ import annotations
@@ -172,6 +173,27 @@ def governed(text: str, start: int, end: int) -> bool:
     return text[end:].lstrip(" ").startswith("?") and not text[start:end].startswith("@")
 
 
+_EXCLUDED_BEFORE = {"not", "never", "no", "without", "except", "excluding", "excluded", "minus"}
+_EXCLUDING_PHRASES_BEFORE = ("other than", "apart from", "leaving out", "left out", "except for", "aside from")
+_EXCLUDED_AFTER = re.compile(r"^\W*(?:\w+\W+){0,5}?(?:excluded|omitted|left out|not included|dropped|stays out|"
+                             r"stay out|is out|are out)\b")
+
+
+def excluded(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is named only to be left out: an exclusion among the three words
+    before it ("without Globex", "other than Globex", "not Globex") or in the words that follow it up
+    to the end of its clause, parentheses included ("Globex (left out at its owner's request)",
+    "Globex is excluded")."""
+    left, _ = _clause(text, start, end)
+    before = [_fold(m.group()) for m in _WORD.finditer(text, left, start)][-BEFORE:]
+    if any(w in _EXCLUDED_BEFORE or w.endswith("n't") for w in before):
+        return True
+    if any(" ".join(before).endswith(phrase) or phrase in " ".join(before) for phrase in _EXCLUDING_PHRASES_BEFORE):
+        return True
+    after = re.split(r"[.!?;,\n]|\b(?:and|but|while|whereas)\b", text[end:], maxsplit=1)[0]
+    return bool(_EXCLUDED_AFTER.match(after))
+
+
 def denied(text: str, spans: list[tuple[int, int]]) -> bool:
     """Whether every place a text states something is denied, hedged or only asked."""
     return bool(spans) and all(governed(text, s, e) for s, e in spans)
@@ -195,7 +217,8 @@ def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], re
                 denials.append(text)
             else:
                 affirmed = True
-        extra += [pool[i].label for i in sorted(found) if i != 0]
+        extra += [pool[i].label for i in sorted(found)
+                  if i != 0 and not all(excluded(text, s, e) for s, e in found[i])]
     shown = [t[:120] for t in texts[:3]]
     return [check(requirement, affirmed, f"texts found: {shown}" if texts else "no such text was written", weight),
             guard(f"Nothing else is stated in place of {right.label}: no other {kind}, no denial",

@@ -168,7 +168,8 @@ def chat_post_message(
     """Post a message in a channel or DM you are in, or reply in a thread; @handles in the text mention people."""
     with episode_call(ctx) as (session, actor):
         posted = services.post_message(session, actor, channel, text, thread_parent_id, also_send_to_channel)
-        return presenters.message_out(session, posted)
+        return presenters.message_out(session, posted).model_copy(
+            update={"warnings": services.mention_warnings(session, posted)})
 
 
 @tool()

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from . import base
 
-WRAPPER_MODULES = ("answers", "org", "chat", "crm", "crm_sales", "crm_support", "tickets", "tickets_work",
+WRAPPER_MODULES = ("answers", "org", "chat", "chat_time", "crm", "crm_sales", "crm_support", "tickets", "tickets_work",
                    "tickets_knowledge", "sheets", "sheets_more")
 _catalog: list[Tool] | None = None
 _listings: dict[tuple[frozenset[str], str], dict[str, Any]] = {}

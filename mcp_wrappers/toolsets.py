@@ -25,7 +25,7 @@ AREAS: dict[str, tuple[str, ...]] = {
                       "chat_list_conversations", "chat_post_message", "chat_edit_message", "chat_delete_message",
                       "chat_get_message", "chat_list_messages", "chat_get_thread", "chat_search_messages",
                       "chat_list_mentions", "chat_add_reaction", "chat_remove_reaction", "chat_pin_message",
-                      "chat_unpin_message", "chat_list_pins", "chat_list_unreads", "chat_mark_read"),
+                      "chat_unpin_message", "chat_list_pins", "chat_list_unreads", "chat_mark_read", "chat_wait"),
     "chat.channels": ("chat_create_channel", "chat_update_channel", "chat_archive_channel", "chat_unarchive_channel",
                       "chat_join_channel", "chat_leave_channel", "chat_invite_to_channel",
                       "chat_remove_from_channel"),

@@ -28,7 +28,7 @@ from typing import Any
 from officegym.adversary_moves import app_damage, damage, neighbour, undo, wreck
 from officegym.agents import Player, declaration, replay, run_player
 from officegym.graders.statements import NAMING_KINDS, stated
-from officegym.tasks.base import Claim, ToolCall
+from officegym.tasks.base import Claim, Ref, ToolCall
 
 SPRAY_LIMIT = 25
 LISTED = 40  # candidates a shotgun text lists at most (the right one always among them)
@@ -145,14 +145,26 @@ async def _oracle(player: Player):
 
 
 async def _spray_over(player: Player, declared, played) -> int:
-    """Apply the played writes to each target's look-alikes; how many of those calls were taken."""
+    """Apply the played writes to each target's look-alikes, and the writes that use what those
+    made (the message posted in a conversation opened with a look-alike); how many of those calls
+    were taken."""
     made = 0
+    solution = player.episode.task.solution
     writes = [(s, a) for s, a in played if s.tool in write_tools() and s.tool != "submit_answer"]
     for target in declared.targets:
         for other in target.lookalikes[:SPRAY_LIMIT]:
+            sprayed: dict[int, dict] = {}  # a sprayed step's index in the solution: what its call returned
             for step, args in writes:
-                if contains(args, target.ref):
-                    made += await player.call(step.tool, substitute(args, target.ref, other)) is not None
+                chained = {k: v for k, v in step.args.items() if isinstance(v, Ref) and v.step in sprayed}
+                if not (contains(args, target.ref) or chained):
+                    continue
+                try:
+                    args = {**substitute(args, target.ref, other), **{k: v.resolve(sprayed) for k, v in chained.items()}}
+                except (KeyError, IndexError, TypeError):  # the sprayed call it builds on was refused
+                    continue
+                got = await player.call(step.tool, args)
+                made += got is not None
+                sprayed[solution.index(step)] = got or {}
     return made
 
 

@@ -132,11 +132,3 @@ def spam_agent(episode: Episode) -> None:
             offset = page.get("next_offset")
         await player.call("submit_answer", {"answer": episode.instruction[:2000]})
     run_player(episode, play, client=False)
-
-
-def agents() -> dict[str, Callable[[Episode], None]]:
-    """Every scripted agent by name: oracle, null, spam, then the adversarial, near-miss and wrecking ones."""
-    from officegym.adversaries import ADVERSARIES, NEAR_MISSES, WRECKERS
-
-    return {"oracle": oracle_agent, "null": null_agent, "spam": spam_agent, **ADVERSARIES, **NEAR_MISSES,
-            **WRECKERS}

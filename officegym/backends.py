@@ -72,10 +72,11 @@ class SqliteEpisode:
         self.engine = sqlite_engine(str(path))
 
     def diff(self, start_path: Path) -> "Diff":
-        """Compare with the start file inside SQLite."""
+        """Compare with the start file, reading the episode through its own open connection."""
         from officegym.graders.diff import diff_sqlite
 
-        return diff_sqlite(start_path, self.path)
+        with self.engine.connect() as connection:
+            return diff_sqlite(start_path, self.path, connection.connection.dbapi_connection)
 
     def drop(self) -> None:
         """Dispose the engine and remove the file and its companions."""
@@ -96,6 +97,7 @@ class SqliteBackend:
 
     def __init__(self, settings: Settings):
         self.folder = settings.episodes_dir
+        self.fleet = settings.fleet
         self.pool = SqlitePool(self.folder, settings.pool_size, settings.pool_starts)
 
     def create(self, world, inst, start_path: Path, episode_id: str) -> SqliteEpisode:
@@ -115,7 +117,7 @@ class SqliteBackend:
 
     def registry(self) -> FileRegistry:
         """Records beside the episode files."""
-        return FileRegistry(self.folder)
+        return FileRegistry(self.folder, self.fleet)
 
     def close(self) -> None:
         """Stop filling the warm pool."""

@@ -1,8 +1,10 @@
 """The task catalogue: every task instance as a dataset row, drawn without creating an episode.
 
 A row says what an agent is told and given — the instruction, who it acts as, the company's date,
-the apps and tools it gets, whether it must answer with `submit_answer`, and the standard system
-prompt — and never the solution or the values a grader expects.
+the apps and tools it gets, whether it must answer with `submit_answer`, the standard system prompt
+and the chat-format `prompt` (system and user messages) — and never the solution or the values a
+grader expects. `tools` holds the tool names, or with `tool_specs` the tools' definitions in the
+OpenAI function format (what a trainer hands a model).
 """
 
 from __future__ import annotations
@@ -67,11 +69,22 @@ def jobs(pattern: str = "*", split: str | None = None, instances: int = 3) -> li
     return [(t, k) for t in templates for k in range(instances)]
 
 
-def rows(store: EpisodeStore, pairs: list[tuple], scale: str | None = None, seed: int = 0) -> Iterator[dict]:
-    """One catalogue row per (template, instance), each drawn on its template's world (or `scale`).
-    An instance the world cannot draw (a small world may lack what a task needs) is a row holding
-    only its task id, instance and the `error`."""
+def function_definitions(names) -> list[dict]:
+    """The named tools as chat-completions function definitions, in catalogue order."""
+    from officegym.mcp_wrappers.server import served_tools
+
+    return [{"type": "function", "function": {"name": t.name, "description": t.description or "",
+                                              "parameters": t.parameters}} for t in served_tools(names)]
+
+
+def rows(store: EpisodeStore, pairs: list[tuple], scale: str | None = None, seed: int = 0,
+         tool_specs: bool = False) -> Iterator[dict]:
+    """One catalogue row per (template, instance), each drawn on its template's world (or `scale`),
+    its `tools` as names or (with `tool_specs`) as function definitions. An instance the world cannot
+    draw (a small world may lack what a task needs) is a row holding only its task id, instance and
+    the `error`."""
     directories: dict[str, tuple[dict[int, dict], datetime]] = {}
+    specs: dict[tuple[str, ...], list[dict]] = {}  # one per tool set: many templates share theirs
     for template, k in pairs:
         world = store.world(scale or template.scale, seed)
         try:
@@ -84,14 +97,19 @@ def rows(store: EpisodeStore, pairs: list[tuple], scale: str | None = None, seed
             directories[world.key] = _directory(world.path)
         people, now = directories[world.key]
         actor, expects_answer = people[inst.actor_id], inst.is_answer_task
+        names = tool_set("task", template.id)
+        if tool_specs and names not in specs:
+            specs[names] = function_definitions(names)
+        prompt = system_prompt(actor, now, expects_answer)
         yield {"task_id": template.id, "instance": k, "split": template.split, "kind": template.kind,
                "apps": list(template.apps), "difficulty": template.difficulty, "scale": world.scale,
-               "seed": seed, "rules": list(template.rules),
+               "seed": seed, "rules": list(template.rules), **inst.outcome.to_dict(),
                "actor": {"id": inst.actor_id, "name": actor["name"], "handle": actor["handle"],
                          "title": actor["title"]},
                "now": now.isoformat(timespec="seconds"), "instruction": inst.instruction,
-               "expects_answer": expects_answer, "tools": list(tool_set("task", template.id)),
-               "system_prompt": system_prompt(actor, now, expects_answer)}
+               "expects_answer": expects_answer, "tools": specs[names] if tool_specs else list(names),
+               "system_prompt": prompt,
+               "prompt": [{"role": "system", "content": prompt}, {"role": "user", "content": inst.instruction}]}
 
 
 def episode_prompt(episode, surface: str = "mcp") -> str:

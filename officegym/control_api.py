@@ -16,6 +16,7 @@ import secrets
 from datetime import datetime, timezone
 
 import anyio
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -24,6 +25,7 @@ from officegym.config import Settings
 from officegym.episode_registry import Entry
 from officegym.episodes import EpisodeStore
 from officegym.errors import Invalid, OfficeError
+from officegym.failures import translated
 
 MAX_PAGE = 500
 
@@ -69,8 +71,11 @@ def control_routes(store: EpisodeStore, settings: Settings, host, base_url: str,
                 return JSONResponse({"error": "admin token required (Authorization: Bearer ...)"}, 401)
             try:
                 return await handler(request)
-            except OfficeError as error:
-                return JSONResponse({"error": error.message}, error.http_status)
+            except (OfficeError, SQLAlchemyError, OSError) as error:
+                said = translated(error)  # a race, a full disk or a lost database, in words
+                if said is None:
+                    raise
+                return JSONResponse({"error": said.message, "kind": said.kind}, said.http_status)
         return endpoint
 
     async def delete(episode_id: str) -> None:

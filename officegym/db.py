@@ -41,7 +41,8 @@ class Answer(Base):
 # Tables no grader counts as a change made by the agent: histories, and totals kept by triggers
 # (they change with the rows graders already compare).
 BOOKKEEPING_TABLES = {"og_meta", "og_journal", "crm_field_history", "tickets_history", "sheets_revision",
-                      "crm_pipeline_total", "og_colleague_note", "og_colleague_write"}
+                      "crm_pipeline_total", "og_colleague_note", "og_colleague_write",
+                      "og_colleague_pending", "og_event"}
 
 
 # Compiled statements kept per process and kind of database, for every engine of that kind.

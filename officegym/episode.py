@@ -3,35 +3,46 @@ its served tools and its trajectory (the store that makes them is episodes.py)."
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
 
 from officegym import colleagues
 from officegym.apps.org.models import Person
 from officegym.backends import EpisodeDatabase
-from officegym.db import make_sessionmaker, transaction
+from officegym.db import transaction
 from officegym.episode_registry import now
 from officegym.errors import NotFound
+from officegym.facts import row
+from officegym.failures import translated
 from officegym.trajectory import Trajectory
 from officegym.worlds import World
 
 if TYPE_CHECKING:  # pragma: no cover
+    from officegym.open_episodes import OpenEpisodes
     from officegym.tasks.base import TaskInstance
 
 
 AGENT_SURFACES = ("ui", "mcp")
 EPISODE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+# One session factory (objects stay readable after commit) for every episode, bound per session: a
+# sessionmaker makes a Session subclass of its own, for which SQLAlchemy keeps event bookkeeping
+# (about 20 KB a class), and a process holds thousands of episodes.
+EPISODE_SESSIONS: sessionmaker[Session] = sessionmaker(expire_on_commit=False)
 
 
 class Episode:
     """One live episode: its database, its actor and, for task episodes, the task instance."""
 
     def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start: Callable[[], Path],
-                 task: "TaskInstance | None", actor_id: int, tools: tuple[str, ...], registry):
+                 task: "TaskInstance | None", actor_id: int, tools: tuple[str, ...], registry,
+                 open_episodes: "OpenEpisodes | None" = None):
         self.id = episode_id
         self.tools = tools  # the MCP tools it serves (mcp_wrappers.toolsets)
         self.trajectory = Trajectory(registry, episode_id)
@@ -42,8 +53,11 @@ class Episode:
         self.task = task
         self.actor_id = actor_id
         self.engine = database.engine
-        self._factory = make_sessionmaker(self.engine)
+        self._factory = functools.partial(EPISODE_SESSIONS, bind=self.engine)
         self._mcp_server = None
+        self._open_episodes = open_episodes  # closes this episode's connections while it is idle
+        self._use_lock = threading.Lock()
+        self._sessions = 0  # sessions under way
 
     @property
     def is_task(self) -> bool:
@@ -63,15 +77,41 @@ class Episode:
     @contextmanager
     def session(self, surface: str = "api") -> Iterator[Session]:
         """A transaction on this episode's database (commit on success, rollback on error). On the
-        agent's surfaces (ui, mcp) colleagues answer the messages that reach them."""
-        with transaction(self._factory, surface) as session:
-            if surface in AGENT_SURFACES:
-                colleagues.enable(session)
-            yield session
+        agent's surfaces (ui, mcp) colleagues answer the messages that reach them. A connection
+        closed while the episode was idle (open_episodes.py) is opened again. A database or disk
+        failure is raised as the OfficeError that says it in the product's words (failures.translated):
+        a race lost, a full disk, a lost connection."""
+        with self._use_lock:
+            self._sessions += 1
+        try:
+            if self._open_episodes is not None:
+                self._open_episodes.used(self)
+            with transaction(self._factory, surface) as session:
+                if surface in AGENT_SURFACES:
+                    colleagues.enable(session)
+                yield session
+        except (SQLAlchemyError, OSError) as error:
+            said = translated(error)
+            if said is None:
+                raise
+            raise said from error
+        finally:
+            with self._use_lock:
+                self._sessions -= 1
+
+    def close_if_idle(self) -> bool:
+        """Close this process's connections to the database unless a session is using them (the
+        next session opens one again); whether they were closed."""
+        with self._use_lock:
+            if self._sessions:
+                return False
+            self.engine.dispose()
+            return True
 
     def actor(self, session: Session, actor_id: int | None = None) -> Person:
-        """The acting person, loaded in `session`."""
-        person = session.get(Person, actor_id or self.actor_id)
+        """The acting person, loaded in `session` (from the row read last time while nothing
+        wrote to the database since, facts.py)."""
+        person = row(session, Person, actor_id or self.actor_id)
         if person is None:
             raise NotFound(f"No person {actor_id or self.actor_id} in this episode.")
         return person
@@ -106,4 +146,6 @@ class Episode:
 
     def release(self) -> None:
         """Close this process's connections to the database (which stays)."""
+        if self._open_episodes is not None:
+            self._open_episodes.forget(self)
         self.engine.dispose()

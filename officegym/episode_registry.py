@@ -9,6 +9,9 @@ balancer need no affinity:
   record; its modification time is the last use) and `<id>.steps` (the trajectory, JSON lines).
 - `PostgresRegistry` (postgres_registry.py): two tables in the database the URL names, so
   machines sharing one PostgreSQL server share the registry.
+
+Each record names its fleet (config.py): a registry lists, serves and removes only its own
+fleet's episodes, so servers of different fleets sharing a registry never touch each other's.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_STEPS = 10_000  # per episode; later steps are counted, not kept
+TOUCH_EVERY = 1.0  # seconds: a record's time of last use is written at most this often
 
 
 @dataclass
@@ -45,9 +49,10 @@ class FileRegistry:
 
     name = "file"
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, fleet: str):
         self.folder = folder
-        self.where = f"the episodes folder {folder} (SQLite episodes)"
+        self.fleet = fleet
+        self.where = f"the episodes folder {folder} (SQLite episodes, fleet {fleet})"
         self._counted: dict[str, tuple[int, int]] = {}  # id -> (bytes of steps read, lines in them)
 
     def _record(self, episode_id: str) -> Path:
@@ -59,23 +64,33 @@ class FileRegistry:
     def add(self, episode_id: str, record: dict) -> None:
         """Register a new episode (written whole, then renamed into place)."""
         partial = self.folder / f"{episode_id}.json.partial"
-        partial.write_text(json.dumps(record))
-        partial.replace(self._record(episode_id))
+        try:
+            partial.write_text(json.dumps({**record, "fleet": self.fleet}))
+            partial.replace(self._record(episode_id))
+        except BaseException:  # a full disk, say: no half-written record stays
+            partial.unlink(missing_ok=True)
+            raise
 
     def get(self, episode_id: str) -> Entry | None:
-        """An episode's entry, or None when it is not registered (any more)."""
+        """An episode's entry, or None when it is not registered (any more) in this fleet."""
         path = self._record(episode_id)
         try:
             record = json.loads(path.read_text())
             used = path.stat().st_mtime
         except (OSError, ValueError):
             return None
+        if record.get("fleet") != self.fleet:
+            return None
         return Entry(episode_id, record, record.get("created", used), used)
 
     def touch(self, episode_id: str) -> bool:
-        """Mark a use; False when the episode is not registered."""
+        """Mark a use; False when the episode is not registered. A record marked less than
+        TOUCH_EVERY seconds ago is only checked: writing its time again costs the filesystem an
+        inode update per call, for a time that idle expiry reads in minutes."""
+        path = str(self._record(episode_id))
         try:
-            os.utime(self._record(episode_id))
+            if now() - os.stat(path).st_mtime >= TOUCH_EVERY:
+                os.utime(path)
         except FileNotFoundError:
             return False
         return True
@@ -85,7 +100,9 @@ class FileRegistry:
         os.utime(self._record(episode_id), (when, when))
 
     def remove(self, episode_id: str) -> bool:
-        """Unregister an episode; True for the one caller that removed it."""
+        """Unregister an episode of this fleet; True for the one caller that removed it."""
+        if self.get(episode_id) is None:
+            return False
         self._steps(episode_id).unlink(missing_ok=True)
         self._counted.pop(episode_id, None)
         try:
@@ -95,9 +112,13 @@ class FileRegistry:
         return True
 
     def entries(self) -> list[Entry]:
-        """Every registered episode, oldest first."""
+        """Every registered episode of this fleet, oldest first."""
         found = (self.get(path.stem) for path in self.folder.glob("*.json"))
         return sorted((e for e in found if e is not None), key=lambda e: (e.created, e.id))
+
+    def every_fleets_ids(self) -> set[str]:
+        """The ids of the episodes registered in any fleet."""
+        return {path.stem for path in self.folder.glob("*.json")}
 
     def append_step(self, episode_id: str, step: dict) -> None:
         """Add a step to an episode's trajectory (kept up to MAX_STEPS, counted past them)."""

@@ -10,12 +10,15 @@ never reused, even after deletion.
 from __future__ import annotations
 
 import functools
+import logging
 import secrets
 import threading
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
 from sqlalchemy import select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from officegym.apps.org.models import Person
@@ -23,15 +26,18 @@ from officegym.backends import backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.episode import EPISODE_ID, Episode
-from officegym.episode_registry import Entry, now
-from officegym.errors import Invalid, NotFound
+from officegym.episode_registry import TOUCH_EVERY, Entry, now
+from officegym.errors import Invalid, NotFound, Unavailable
 from officegym.leftovers import this_process
 from officegym.memory import MemoryReturn
+from officegym.open_episodes import OpenEpisodes, raise_open_file_limit
 from officegym.starts import start_file
 from officegym.worlds import World, ensure_world
 
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.tasks.base import TaskInstance
+
+log = logging.getLogger(__name__)
 
 
 class EpisodeStore:
@@ -40,17 +46,26 @@ class EpisodeStore:
 
     def __init__(self, settings: Settings | None = None, owner: dict | None = None):
         self.settings = settings or load_settings()
+        raise_open_file_limit()
         self.settings.episodes_dir.mkdir(parents=True, exist_ok=True)
         self.backend = backend_for(self.settings)
-        self.registry = self.backend.registry()
+        try:  # the first connection to the database
+            self.registry = self.backend.registry()
+        except DBAPIError as error:  # refused, or no such database: say so in one line
+            reason = " ".join(str(error.orig).split("\n")[0].split())
+            shown = make_url(self.settings.database_url).render_as_string(hide_password=True)
+            raise Unavailable(f"cannot use the database {shown}: {reason}") from None
         self.owner = owner or {**this_process(), "store": secrets.token_hex(6)}
         self._episodes: dict[str, Episode] = {}  # the episodes this process has open
         self._retired: set[str] = set()
         self._worlds: dict[tuple[str, int], World] = {}
         self._instances: dict[tuple[str, str, int], "TaskInstance"] = {}
         self._actors: dict[tuple[str, str], int] = {}
+        self._tool_sets: dict[tuple[str | None, str | None], tuple[str, ...]] = {}
         self._lock = threading.Lock()
         self._memory = MemoryReturn()
+        # Only the episodes used most recently keep their connections (open files) open.
+        self.open_episodes = OpenEpisodes(self.settings.open_episodes)
 
     def world(self, scale: str = "small", seed: int = 0, progress=None) -> World:
         """The cached world, built on first use."""
@@ -88,7 +103,7 @@ class EpisodeStore:
         `tools` picks the MCP tools it serves: "task" (a task episode's default), "all" (the free
         episode's) or a list of apps, areas and tool names (see mcp_wrappers.toolsets). A kept-alive
         episode never expires."""
-        served = tool_set(tools, task_id)
+        served = self._served_tools(tools, task_id)
         world = self.world(scale, seed)
         inst = self.task_instance(world, task_id, instance) if task_id else None
         start = functools.partial(start_file, self.settings, world, inst)  # made again if it was evicted
@@ -96,9 +111,13 @@ class EpisodeStore:
         with self._lock:
             episode_id = self._new_id()
             self._retired.add(episode_id)  # reserved: never handed out again, whatever happens next
-        database = self.backend.create(world, inst, start_path, episode_id)
+        try:
+            database = self.backend.create(world, inst, start_path, episode_id)
+        except BaseException:  # a full disk, say: leave no half-made copy behind
+            self.backend.discard(episode_id)
+            raise
         episode = Episode(episode_id, world, database, start, inst, inst.actor_id if inst else 0, served,
-                          self.registry)
+                          self.registry, self.open_episodes)
         try:
             if inst is None:
                 episode.actor_id = self._free_actor(episode, actor)
@@ -112,6 +131,16 @@ class EpisodeStore:
         with self._lock:
             self._episodes[episode_id] = episode
         return episode
+
+    def _served_tools(self, tools: str | list[str] | None, task_id: str | None) -> tuple[str, ...]:
+        """tool_set's answer, one tuple shared by the episodes of a named set (thousands of live
+        episodes would each hold a copy)."""
+        if not isinstance(tools, (str, type(None))):
+            return tool_set(tools, task_id)
+        key = (tools, task_id)
+        if key not in self._tool_sets:
+            self._tool_sets[key] = tool_set(tools, task_id)
+        return self._tool_sets[key]
 
     def _free_actor(self, episode: Episode, handle: str | None) -> int:
         """Whom a free episode acts as: `handle`, or the owner; looked up once per world (a world
@@ -160,7 +189,7 @@ class EpisodeStore:
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
         episode = Episode(episode_id, world, self.backend.reopen(episode_id),
                           functools.partial(start_file, self.settings, world, inst), inst, meta["actor_id"],
-                          tuple(meta.get("tools") or tool_set("all", None)), self.registry)
+                          tuple(meta.get("tools") or tool_set("all", None)), self.registry, self.open_episodes)
         self.registry.touch(episode_id)  # this first lookup is a use too
         episode.created, episode.last_used = entry.created, now()
         with self._lock:
@@ -186,6 +215,7 @@ class EpisodeStore:
             self._retired.add(episode_id)
         removed = EPISODE_ID.match(episode_id or "") is not None and self.registry.remove(episode_id)
         if episode is not None:
+            self.open_episodes.forget(episode)
             episode.database.drop()
             self._memory.released(len(self._episodes))
         elif removed:
@@ -203,8 +233,9 @@ class EpisodeStore:
 
     def expire(self, idle_seconds: float) -> list[str]:
         """Delete the episodes unused for longer than `idle_seconds` (not those kept alive), and
-        release those another process deleted; the ids deleted."""
-        cutoff = now() - idle_seconds
+        release those another process deleted; the ids deleted. A use is written at most every
+        TOUCH_EVERY seconds, so an episode counts as idle only that much later."""
+        cutoff = now() - idle_seconds - TOUCH_EVERY
         entries = self.entries()
         expired = [e.id for e in entries if e.last_used < cutoff and not e.record.get("keep_alive")]
         for episode_id in expired:
@@ -219,14 +250,21 @@ class EpisodeStore:
         return expired
 
     def close(self) -> None:
-        """Delete every episode this store's server owns, and release the others."""
-        for entry in self.entries():
-            if entry.record.get("owner") == self.owner:
-                try:
-                    self.delete(entry.id)
-                except NotFound:
-                    pass
-        self.release()
+        """Delete every episode this store's server owns, and release the others. When the database
+        cannot be reached (PostgreSQL is down), what is left is said in the log and the next server
+        to start deletes it: a stopping server does not wait for the database."""
+        try:
+            for entry in self.entries():
+                if entry.record.get("owner") == self.owner:
+                    try:
+                        self.delete(entry.id)
+                    except NotFound:
+                        pass
+        except DBAPIError as error:
+            log.warning("could not delete this server's episodes, %s is out of reach (%s); the next server "
+                        "to start deletes them", self.registry.where, str(error.orig or error).splitlines()[0])
+        finally:
+            self.release()
 
     def release(self) -> None:
         """Let go of every episode this process has open (they stay for the other processes),

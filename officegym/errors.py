@@ -1,5 +1,7 @@
 """Errors raised by services. Each message is written for an agent: what was wrong and how to
-do it right. Views turn them into flash messages and HTTP codes, MCP tools into is_error results."""
+do it right. Views turn them into flash messages and HTTP codes, MCP tools into is_error results.
+failures.py says a database or disk failure (a race lost, a full disk, a lost connection) as one of
+them."""
 
 
 class OfficeError(Exception):
@@ -39,3 +41,18 @@ class Conflict(OfficeError):
 
     http_status = 409
     kind = "conflict"
+
+
+class Unavailable(OfficeError):
+    """The database could not do the action just now (busy, or its connection was cut): nothing
+    was saved, and the same action may succeed when tried again."""
+
+    http_status = 503
+    kind = "unavailable"
+
+
+class OutOfSpace(Unavailable):
+    """The server's disk is full: nothing was saved."""
+
+    http_status = 507
+    kind = "out_of_space"

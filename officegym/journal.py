@@ -16,6 +16,7 @@ from officegym.db import Base
 
 F = TypeVar("F", bound=Callable[..., Any])
 SURFACES = ("ui", "mcp", "api", "setup", "colleague")
+CAUSE = "caused_by"  # session.info key: the message a colleague's writes answer (officegym.colleagues)
 
 
 class JournalEntry(Base):
@@ -46,9 +47,12 @@ def _plain(value: Any) -> Any:
 
 
 def record(session: Session, actor_id: int | None, action: str, args: dict[str, Any]) -> None:
-    """Append a journal entry in the caller's transaction."""
+    """Append a journal entry in the caller's transaction; a write a colleague made for someone's
+    message carries that cause in its args (`caused_by`: the message id and its author)."""
     surface = session.info.get("surface", "api")
-    session.add(JournalEntry(actor_id=actor_id, surface=surface, action=action, args=_plain(args), at=clock.now(session)))
+    cause = session.info.get(CAUSE)
+    values = _plain(args) if cause is None else {**_plain(args), CAUSE: dict(cause)}
+    session.add(JournalEntry(actor_id=actor_id, surface=surface, action=action, args=values, at=clock.now(session)))
 
 
 def journaled(action: str) -> Callable[[F], F]:

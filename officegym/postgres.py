@@ -5,7 +5,8 @@ Names (all generated here, checked against NAME and always quoted):
   checked against the SQLite world's before it is published.
 - `og_s_<digest>`: a task instance's start state: the world's template plus the task's setup.
 - `og_e_<episode id>`: one episode, `CREATE DATABASE ... TEMPLATE` its start, or a ready copy
-  of it from the warm pool renamed (postgres_pool.py); dropped on delete.
+  of it from the warm pool renamed (postgres_pool.py); dropped on delete. Its comment names its
+  fleet and the process that made it (leftovers.py).
 - `og_p_<template digest>_<token>`: a ready copy in the warm pool.
 Templates are built under a temporary `og_b_` name and renamed when complete, under an advisory
 lock, so several processes sharing one server never see half a world.
@@ -27,14 +28,17 @@ import time
 from collections import OrderedDict
 from pathlib import Path
 
-from sqlalchemy import create_engine, event, text
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool, QueuePool
 
 from officegym.config import Settings
 from officegym.db import make_sessionmaker, shared_compilation, transaction
+from officegym.leftovers import maker_note
+from officegym.postgres_engines import postgres_engine
 from officegym.postgres_pool import PostgresPool
+from officegym.postgres_registry import PostgresRegistry
 from officegym.registry import import_models
 
 log = logging.getLogger(__name__)
@@ -56,10 +60,10 @@ class PostgresBackend:
     def __init__(self, settings: Settings):
         url = make_url(settings.database_url)
         self.url = url.set(drivername="postgresql+psycopg")
+        self.fleet = settings.fleet
         # Kept open: a reset from the warm pool lists and renames through it, and a new connection
         # costs more than both statements.
-        self.admin = create_engine(self.url, pool_size=2, max_overflow=16, pool_pre_ping=True,
-                                   isolation_level="AUTOCOMMIT")
+        self.admin = postgres_engine(self.url, pool_size=2, max_overflow=16, isolation_level="AUTOCOMMIT")
         self.quote = self.admin.dialect.identifier_preparer.quote_identifier
         self._lock = threading.Lock()  # guards the pool registry
         self._build_lock = threading.Lock()  # one template build at a time in this process
@@ -69,8 +73,6 @@ class PostgresBackend:
         self._sizes: dict[str, int] = {}
         self._dropper: threading.Thread | None = None
         self.pool = PostgresPool(self, settings.pool_size, settings.pool_starts)
-
-    # -- templates ------------------------------------------------------------------------------
 
     def world_template(self, world) -> str:
         """The template database of a world, loaded from its SQLite file on first use."""
@@ -142,14 +144,15 @@ class PostgresBackend:
             raise RuntimeError(f"world {world.key} has content hash {found[:12]} on PostgreSQL but "
                                f"{world.content_hash[:12]} on SQLite")
 
-    # -- episodes -------------------------------------------------------------------------------
-
     def create(self, world, inst, start_path: Path, episode_id: str) -> "PostgresEpisode":
-        """CREATE DATABASE og_e_<id> TEMPLATE <start>."""
+        """CREATE DATABASE og_e_<id> TEMPLATE <start>, its comment naming its fleet and maker (so
+        that a sweep finds it should the maker die before registering or dropping it)."""
         template = self.start_template(world, inst, start_path)
         name = f"og_e_{episode_id}"
         if not self.pool.take(template, template, name):
             self.copy_database(template, name)
+        with self.admin.connect() as conn:
+            conn.execute(text(f"COMMENT ON DATABASE {self.quoted(name)} IS '{maker_note(self.fleet)}'"))
         return PostgresEpisode(self, name)
 
     def reopen(self, episode_id: str) -> "PostgresEpisode":
@@ -168,19 +171,17 @@ class PostgresBackend:
         self.quoted(name)
         self.drop_episode(name, None)
 
-    def registry(self):
+    def registry(self) -> PostgresRegistry:
         """The episode registry in the URL's database (postgres_registry.py)."""
-        from officegym.postgres_registry import PostgresRegistry
-
-        return PostgresRegistry(self.url)
+        return PostgresRegistry(self.url, self.fleet)
 
     def engine(self, name: str, pooled: bool = True) -> Engine:
         """An engine on database `name`; pooled engines count against OPEN_POOLS."""
         self.quoted(name)
         if not pooled:
-            return shared_compilation(create_engine(self.url.set(database=name), poolclass=NullPool))
-        engine = shared_compilation(create_engine(self.url.set(database=name), poolclass=QueuePool, pool_size=2,
-                                                  max_overflow=6))
+            return shared_compilation(postgres_engine(self.url.set(database=name), poolclass=NullPool))
+        engine = shared_compilation(postgres_engine(self.url.set(database=name), poolclass=QueuePool, pool_size=2,
+                                                    max_overflow=6))
         event.listen(engine.pool, "checkout", lambda *_: self._used(name, engine))
         return engine
 
@@ -219,8 +220,6 @@ class PostgresBackend:
     def settle(self) -> None:
         """Wait until every deleted episode's database is dropped."""
         self._drops.join()
-
-    # -- helpers --------------------------------------------------------------------------------
 
     def exists(self, name: str, conn) -> bool:
         """Whether database `name` exists."""

@@ -7,6 +7,10 @@ nothing, `spam` posts the instruction everywhere; the adversarial agents (`shotg
 `overreach`, `vandal`, `negate`, `revert`), the near misses (`wrong_record`, `wrong_value`,
 `extra_row`) and `wreck` are built from what each task declares (officegym.adversaries). A sound
 task scores 1.0 for the oracle and success=false for the cheats and near misses.
+
+An episode ends in one of four statuses: `passed` and `failed` (graded), `error` (the instance
+could not be set up, or the grader failed) and `agent_error` (the agent could not play: its model
+endpoint failed, or the harness did). Neither error counts for or against the agent.
 """
 
 from __future__ import annotations
@@ -17,79 +21,105 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable, Iterable
 
-from officegym.agents import agents
+from officegym.agent_registry import agents
 from officegym.episodes import Episode, EpisodeStore
-from officegym.reports import report_table
+from officegym.model_agent import describe
+from officegym.reports import SCORED, report_table
 from officegym.tasks.registry import get_task, match_tasks
+from officegym.transcripts import episode_record, finished_record, steps_as_calls, write_record
 
 AGENTS = agents()
 Agent = Callable[[Episode], "dict | None"]
+FAILURES = ("endpoint_error", "harness_error")  # what an agent reports when it could not play
+
+
+def trajectory_path(folder: Path, task_id: str, instance: int, trial: int) -> Path:
+    """Where `--trajectories` keeps one episode's transcript."""
+    return folder / f"{task_id}-{instance}-{trial}.jsonl"
 
 
 def run_one(store: EpisodeStore, agent: Agent, task_id: str, instance: int, scale: str, seed: int,
-            trial: int = 0, trajectories: Path | None = None) -> dict:
-    """One episode: create, play, grade, delete. Returns the grade as a dict, with the task's apps and
-    difficulty, the instance and trial and what the agent reported; an instance that cannot be drawn
-    or set up is reported as an error, and the run goes on. With `trajectories`, the episode's steps
-    and its grade are written to `<task>-<instance>-<trial>.jsonl` there."""
+            trial: int = 0, trajectories: Path | None = None, tools: str | list[str] | None = None) -> dict:
+    """One episode: create, play, grade, delete. Returns the grade as a dict, with the task's apps,
+    difficulty and split, the instance and trial and what the agent reported; an instance that cannot
+    be drawn or set up is reported as an `error`, an agent that could not play as an `agent_error`,
+    and the run goes on. With `trajectories`, the episode's transcript is written there."""
     template = get_task(task_id)
-    about = {"instance": instance, "trial": trial, "apps": list(template.apps), "difficulty": template.difficulty}
+    about = {"instance": instance, "trial": trial, "apps": list(template.apps), "difficulty": template.difficulty,
+             "split": template.split, "scale": scale, "seed": seed}
     try:
-        episode = store.create(task_id, instance, scale, seed)
+        episode = store.create(task_id, instance, scale, seed, tools=tools)
     except Exception as error:
         return {"task_id": task_id, "episode": None, "status": "error", "success": None, "score": None,
-                "checks": [], "error": f"could not create the episode: {type(error).__name__}: {error}", **about}
+                "checks": [], "error": f"could not create the episode: {describe(error)}", **about}
     try:
         try:
             played = agent(episode)
         except Exception as error:  # the agent failed; grading still tells what state it left
-            played, agent_error = None, f"{type(error).__name__}: {error}"
-        else:
-            agent_error = ""
+            played = {"stop": "agent error", "harness_error": describe(error)}
+        played = dict(played) if isinstance(played, dict) else None
+        transcript = played.pop("transcript", None) if played else None
         result = {**episode.grade().to_dict(), **about}
-        if isinstance(played, dict):
+        if played is not None:
             result["agent"] = played
-        if agent_error:
-            result["agent_error"] = agent_error
+            failure = next((played[key] for key in FAILURES if played.get(key)), None)
+            if failure:  # graded all the same, to show what state it left, but never scored
+                result.update(status="agent_error", success=None, score=None, agent_error=failure)
         if trajectories is not None:
-            write_trajectory(trajectories / f"{task_id}-{instance}-{trial}.jsonl", episode, result)
+            calls = None if transcript else steps_as_calls(episode.trajectory.steps())
+            write_record(trajectory_path(trajectories, task_id, instance, trial),
+                         episode_record(result, transcript, calls))
         return result
     finally:
         store.delete(episode.id)
 
 
-def write_trajectory(path: Path, episode: Episode, result: dict) -> None:
-    """An episode's steps as JSON lines, then what the agent reported, then the grade."""
-    lines = [json.dumps(step) for step in episode.trajectory.steps()]
-    if "agent" in result:
-        lines.append(json.dumps({"type": "agent", **result["agent"]}))
-    lines.append(json.dumps({"type": "grade", **{k: v for k, v in result.items() if k != "agent"}}))
-    path.write_text("\n".join(lines) + "\n")
+def _resumed(record: dict, about: dict) -> dict:
+    """The result of an episode an earlier run finished, from its transcript file."""
+    kept = ("task_id", "episode", "status", "success", "score", "checks", "agent")
+    return {**{key: record.get(key) for key in kept}, **about, "resumed": True}
 
 
 def run(store: EpisodeStore, agent: str | Agent, pattern: str = "*", instances: int = 3, scale: str | None = None,
         seed: int = 0, parallel: int = 1, trials: int = 1, trajectories: Path | None = None,
-        progress: Callable[[dict], None] | None = None) -> Iterable[dict]:
+        progress: Callable[[dict], None] | None = None, split: str | None = None,
+        tools: str | list[str] | None = None, resume: bool = False) -> Iterable[dict]:
     """Yield one result per (task, instance, trial), in order. `agent` is a scripted agent's name or
     a function playing an episode. Without a `scale`, each task is drawn on its own (its template's
-    `scale`: small, medium for workflows and refusals). `progress` is called with each result."""
+    `scale`: small, medium for workflows and refusals). `split` keeps the tasks of one split, `tools`
+    picks each episode's tool set. With `resume`, an episode whose transcript in `trajectories` is
+    complete is not played again: its result is read back. `progress` is called with each result."""
     if isinstance(agent, str):
         if agent not in AGENTS:
             raise ValueError(f"unknown agent {agent!r}; choose from {', '.join(['openai', *AGENTS])}")
         agent = AGENTS[agent]
-    tasks = match_tasks(pattern)
+    tasks = [t for t in match_tasks(pattern) if not split or t.split == split]
     if not tasks:
-        raise ValueError(f"no task matches {pattern!r}")
+        raise ValueError(f"no task matches {pattern!r}" + (f" in the {split} split" if split else ""))
     if trials < 1 or instances < 1:
         raise ValueError("--instances and --trials must be at least 1")
+    if resume and trajectories is None:
+        raise ValueError("--resume reads the transcripts of --trajectories: name the folder")
     if trajectories is not None:
         trajectories.mkdir(parents=True, exist_ok=True)
-    jobs = [(t.id, k, scale or t.scale, trial) for t in tasks for k in range(instances) for trial in range(trials)]
-    for needed in sorted({job[2] for job in jobs}):
+    jobs = [(t, k, scale or t.scale, trial) for t in tasks for k in range(instances) for trial in range(trials)]
+    done = {}
+    if resume:
+        for job in jobs:
+            record = finished_record(trajectory_path(trajectories, job[0].id, job[1], job[3]))
+            if record is not None:
+                done[job] = record
+    for needed in sorted({job[2] for job in jobs if job not in done}):
         store.world(needed, seed, progress=_progress)
 
     def one(job):
-        result = run_one(store, agent, job[0], job[1], job[2], seed, job[3], trajectories)
+        template, k, world_scale, trial = job
+        if job in done:
+            result = _resumed(done[job], {"instance": k, "trial": trial, "apps": list(template.apps),
+                                          "difficulty": template.difficulty, "split": template.split,
+                                          "scale": world_scale, "seed": seed})
+        else:
+            result = run_one(store, agent, template.id, k, world_scale, seed, trial, trajectories, tools)
         if progress:
             progress(result)
         return result
@@ -104,23 +134,23 @@ def _progress(stage: str, fraction: float) -> None:
         print(file=sys.stderr)
 
 
+def _counts(group: list[dict]) -> str:
+    scored = [r for r in group if r["status"] in SCORED]
+    mean = sum(r["score"] or 0 for r in scored) / len(scored) if scored else 0.0
+    return (f"{len(group):>8} {sum(1 for r in scored if r['success']):>8} {mean:>7.3f} "
+            f"{sum(1 for r in group if r['status'] == 'error'):>6} "
+            f"{sum(1 for r in group if r['status'] == 'agent_error'):>12}")
+
+
 def summary_table(results: list[dict]) -> str:
-    """A plain-text table: per task, episodes, successes, mean score, errors."""
+    """A plain-text table: per task, episodes, successes, mean score (of the graded episodes), errors
+    (setup or grader) and agent errors (model endpoint or harness)."""
     rows: dict[str, list[dict]] = {}
     for result in results:
         rows.setdefault(result["task_id"], []).append(result)
-    lines = [f"{'task':<36} {'episodes':>8} {'success':>8} {'score':>7} {'errors':>6}"]
-    for task_id in sorted(rows):
-        group = rows[task_id]
-        scores = [r["score"] for r in group if r["score"] is not None]
-        lines.append(f"{task_id:<36} {len(group):>8} {sum(1 for r in group if r['success']):>8} "
-                     f"{(sum(scores) / len(scores) if scores else 0):>7.3f} "
-                     f"{sum(1 for r in group if r['status'] == 'error'):>6}")
-    total = len(results)
-    ok = sum(1 for r in results if r["success"])
-    scores = [r["score"] for r in results if r["score"] is not None]
-    lines.append(f"{'all':<36} {total:>8} {ok:>8} {(sum(scores) / len(scores) if scores else 0):>7.3f} "
-                 f"{sum(1 for r in results if r['status'] == 'error'):>6}")
+    lines = [f"{'task':<36} {'episodes':>8} {'success':>8} {'score':>7} {'errors':>6} {'agent errors':>12}"]
+    lines += [f"{task_id:<36} {_counts(rows[task_id])}" for task_id in sorted(rows)]
+    lines.append(f"{'all':<36} {_counts(results)}")
     return "\n".join(lines)
 
 

@@ -11,6 +11,8 @@ Every request but `/healthz` must name this server in its Host (and Origin, if a
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import re
 import socket
 from typing import Any
@@ -19,16 +21,19 @@ import anyio
 import uvicorn
 from a2wsgi import WSGIMiddleware
 from mcp.server.transport_security import TransportSecuritySettings
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Route
 
 from officegym.apps.sheets import services as sheets_services
-from officegym.config import Settings
+from officegym.config import Settings, load_settings
 from officegym.episodes import EpisodeStore
 from officegym.errors import OfficeError
+from officegym.failures import translated
 from officegym.host_check import HostCheck, allowed_names
+from officegym.http_limits import BoundedHttpProtocol
 
 MCP_PATH = re.compile(r"^/e/([A-Za-z0-9_-]{8,64})/mcp/?$")
 # The largest MCP request body taken: any argument within its tool's advertised limit fits, however
@@ -47,6 +52,48 @@ def too_large(scope) -> JSONResponse | None:
                f"sheets_import_xlsx an XLSX file of at most {sheets_services.MAX_XLSX_BYTES:,} bytes "
                f"({sheets_services.MAX_XLSX_BASE64:,} characters of base64).")
     return JSONResponse({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}, status_code=413)
+
+
+BAD_ID = ("Invalid Request: the id of a JSON-RPC request must be a string or a whole number "
+          "(a notification has none).")
+
+
+def _has_bad_id(body: bytes) -> bool:
+    """Whether `body` is one JSON-RPC message whose id is of a type no answer can carry back."""
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False
+    if not isinstance(message, dict) or "id" not in message:
+        return False
+    return isinstance(message["id"], bool) or not isinstance(message["id"], (str, int))
+
+
+async def refuse_bad_ids(handle, scope, receive, send) -> None:
+    """Run `handle` (the SDK's transport) on a request. The transport answers 202 Accepted, with no
+    body, to a notification and also to a request whose id is an object, an array, a fraction or
+    null, which then never gets an answer: such a request gets a JSON-RPC error (Invalid Request)
+    instead. The body is parsed again only in that rare case."""
+    chunks: list[bytes] = []
+    refused = False
+
+    async def receiving():
+        message = await receive()
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+        return message
+
+    async def sending(message):
+        nonlocal refused
+        if (message["type"] == "http.response.start" and message["status"] == 202
+                and _has_bad_id(b"".join(chunks))):
+            refused = True
+            error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": BAD_ID}}
+            await JSONResponse(error, status_code=400)(scope, receive, send)
+        if not refused:
+            await send(message)
+
+    await handle(scope, receiving, sending)
 
 
 class McpHost:
@@ -93,12 +140,19 @@ class McpHost:
             self.forget(episode_id)
             await PlainTextResponse("No such episode.", status_code=404)(scope, receive, send)
             return
+        except (SQLAlchemyError, OSError) as error:  # the registry's database lost, or a full disk
+            said = translated(error)
+            if said is None:
+                raise
+            failed = {"jsonrpc": "2.0", "id": None, "error": {"code": -32603, "message": said.message}}
+            await JSONResponse(failed, status_code=said.http_status)(scope, receive, send)
+            return
         refused = too_large(scope)
         if refused is not None:
             await refused(scope, receive, send)
             return
         manager = await self._manager(episode)
-        await manager.handle_request(scope, receive, send)
+        await refuse_bad_ids(manager.handle_request, scope, receive, send)
 
     def forget(self, episode_id: str) -> None:
         """Stop serving a deleted episode."""
@@ -198,6 +252,13 @@ async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, ep
 KEEP_ALIVE_SECONDS = 75
 
 
+def server_config(app, host: str, port: int, **options) -> "TcpConfig":
+    """uvicorn's configuration of every server `officegym serve` runs (one process, or each worker):
+    the limits of http_limits.py on request heads, and the idle time below."""
+    return TcpConfig(app, host=host, port=port, log_level="warning", timeout_keep_alive=KEEP_ALIVE_SECONDS,
+                     http=BoundedHttpProtocol, **options)
+
+
 class TcpConfig(uvicorn.Config):
     """uvicorn's configuration, whose listening socket says it is TCP. uvicorn makes it with
     protocol 0, which the connections accepted on it keep; asyncio then leaves Nagle's algorithm on
@@ -221,11 +282,6 @@ WORKER_CONFIG = "OFFICEGYM_WORKER_CONFIG"
 def worker_app():
     """The app of one worker process of `officegym serve --workers N` (uvicorn's factory): the
     server's settings, world and owner come from the configuration its supervisor set."""
-    import json
-    import os
-
-    from officegym.config import load_settings
-
     config = json.loads(os.environ[WORKER_CONFIG])
     settings = load_settings(**config["settings"])
     store = EpisodeStore(settings, owner=config["owner"])

@@ -78,6 +78,16 @@ def _make(world: "World", inst: "TaskInstance", path: Path) -> None:
     """Make start file `path`: from the instance's delta when there is one, else by running the
     setup on a copy of the world (and writing the delta)."""
     partial = path.with_suffix(".building")
+    try:
+        _build(world, inst, path, partial)
+    except BaseException:  # a full disk, say: no half-built start stays behind
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(path)
+
+
+def _build(world: "World", inst: "TaskInstance", path: Path, partial: Path) -> None:
+    """Build start file `path` in `partial`."""
     clone_file(world.path, partial)
     delta = delta_path(path)
     if delta.exists():
@@ -94,7 +104,6 @@ def _make(world: "World", inst: "TaskInstance", path: Path) -> None:
         with engine.begin() as conn:
             change_log.clear(conn)  # the setup is the start, not a change
         engine.dispose()
-    partial.replace(path)
 
 
 def evict_starts(folder: Path, keep: int, idle: float) -> list[Path]:

@@ -12,6 +12,7 @@ import logging
 import multiprocessing
 import shutil
 import signal
+import socket
 import tempfile
 import threading
 from pathlib import Path
@@ -32,18 +33,20 @@ def run_worker(config: uvicorn.Config, path: str) -> None:
 
 
 class Supervisor:
-    """Runs `workers` processes of the app `config` names, on the socket `config` binds."""
+    """Runs `workers` processes of the app `config` names, on `listener` (a bound socket) or else
+    the socket `config` binds."""
 
-    def __init__(self, config: uvicorn.Config, workers: int):
+    def __init__(self, config: uvicorn.Config, workers: int, listener: socket.socket | None = None):
         self.config = config
         self.workers = workers
+        self.listener = listener
         self.processes: list[multiprocessing.process.BaseProcess] = []
         self.should_exit = threading.Event()
         self.context = multiprocessing.get_context("spawn")
 
     def run(self) -> None:
         """Serve until SIGINT or SIGTERM (or a worker that cannot start), then stop every worker."""
-        listener = self.config.bind_socket()
+        listener = self.listener or self.config.bind_socket()
         listener.listen(self.config.backlog)
         folder = tempfile.mkdtemp(prefix="officegym-handoff-")  # mode 0700: this user's processes only
         path = str(Path(folder) / "handoff.sock")

@@ -8,8 +8,12 @@ episode's database: graders read the database only, and a read leaves the episod
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from officegym.failures import FULL_DISK_ERRNOS
+
+logger = logging.getLogger(__name__)
 MAX_TEXT = 2_000  # characters kept of one argument's or one error's text
 MAX_DEPTH = 8
 
@@ -39,11 +43,17 @@ class Trajectory:
 
     def record(self, surface: str, name: str, args: dict, error: str | None, result_chars: int,
                seconds: float) -> None:
-        """Append one step: `surface` is "mcp" or "ui", `name` the tool or the UI route."""
-        self.registry.append_step(self.episode_id, {
-            "surface": surface, "name": name, "args": _bounded(args), "ok": error is None,
-            "error": None if error is None else _bounded(error), "result_chars": result_chars,
-            "ms": round(seconds * 1000, 2)})
+        """Append one step: `surface` is "mcp" or "ui", `name` the tool or the UI route. On a full
+        disk the step is left out (and logged): the answer the agent got stands."""
+        try:
+            self.registry.append_step(self.episode_id, {
+                "surface": surface, "name": name, "args": _bounded(args), "ok": error is None,
+                "error": None if error is None else _bounded(error), "result_chars": result_chars,
+                "ms": round(seconds * 1000, 2)})
+        except OSError as failure:
+            if failure.errno not in FULL_DISK_ERRNOS:
+                raise
+            logger.warning("Episode %s: step %s not kept in its trajectory: %s", self.episode_id, name, failure)
 
     def steps(self) -> list[dict]:
         """Every kept step, oldest first, followed by a note of the steps dropped past MAX_STEPS."""

@@ -34,6 +34,7 @@ class WarmPool:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._idle = threading.Event()
+        self._idle.set()  # nothing asked for yet: nothing to fill
         self._stopping = False
         self._thread: threading.Thread | None = None
         self.refills: list[float] = []  # seconds each copy took to make, newest last (bounded)
@@ -70,8 +71,9 @@ class WarmPool:
                     return True
             return False
         finally:
-            self._idle.clear()
-            self._wake.set()
+            with self._lock:  # against the filler deciding it is idle in between
+                self._idle.clear()
+                self._wake.set()
 
     def _want(self, key: str, source) -> None:
         with self._lock:
@@ -101,11 +103,13 @@ class WarmPool:
                         self.refills = [*self.refills[-999:], time.perf_counter() - started]
                 except Exception as error:  # a copy that fails now is made on the next reset
                     log.warning("warm pool: could not make a copy of %s: %s", key, error)
-            if not self._wake.is_set():
-                self._idle.set()
+            with self._lock:
+                if not self._wake.is_set():
+                    self._idle.set()
 
     def wait_full(self, timeout: float = 60) -> bool:
-        """Wait until every wanted start has its copies (for benchmarks and tests)."""
+        """Wait until every wanted start has its copies (for benchmarks and tests); at once when
+        nothing was asked for. False when the timeout passed first."""
         return self._idle.wait(timeout)
 
     def drain(self) -> int:
@@ -148,8 +152,12 @@ class SqlitePool(WarmPool):
             (folder / SOURCE).write_text(str(source))  # for the sweep: a pool whose start is gone goes
         name = secrets.token_hex(8)
         partial = folder / f"{name}.partial"
-        clone_file(Path(source), partial)
-        partial.replace(folder / f"{name}.sqlite")
+        try:
+            clone_file(Path(source), partial)
+            partial.replace(folder / f"{name}.sqlite")
+        except BaseException:  # a full disk, say: no half copy stays behind
+            partial.unlink(missing_ok=True)
+            raise
 
     def claim(self, copy: str, target: str) -> bool:
         """Rename the copy to the episode's file (atomic: one claimer wins)."""

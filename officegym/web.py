@@ -2,123 +2,42 @@
 one place where service errors become error pages with their HTTP codes.
 
 Views in `apps/<app>/views.py` use `ui()` for their transaction, `back_url()` to go back after a
-POST, and the small form parsers below; every rule stays in the services.
+POST, and the small form parsers of web_request.py; every rule stays in the services.
 """
 
 from __future__ import annotations
 
-import re
 import secrets
-from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from hmac import compare_digest
-from typing import Iterator
-from urllib.parse import urlsplit
 
-from flask import Flask, abort, flash, g, redirect, render_template, request, url_for
+from flask import Flask, abort, flash, g, render_template, request, url_for
 from flask import session as browser
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
-from officegym.answers import last_answer, submit_answer
-from officegym.apps.org.models import Person
-from officegym.apps.org.services import get_person, search_people, whoami
-from officegym.apps.sheets.services import MAX_CSV_CHARS, MAX_XLSX_BYTES
-from officegym.episodes import Episode, EpisodeStore
 from officegym import web_trajectory
+from officegym.answers import last_answer, submit_answer
+from officegym.apps.chat.views import bp as chat_bp
+from officegym.apps.crm.views import bp as crm_bp
+from officegym.apps.org.services import get_person, search_people
+from officegym.apps.org.views import bp as org_bp
+from officegym.apps.sheets.services import MAX_CSV_CHARS, MAX_XLSX_BYTES
+from officegym.apps.sheets.views import bp as sheets_bp
+from officegym.apps.tickets.views import bp as tickets_bp
+from officegym.episodes import EpisodeStore
+from officegym.errors import NotFound, OfficeError
+from officegym.failures import translated
 from officegym.web_filters import COMMON_EMOJI, emoji_glyph, format_when, linkify_mentions, url_with
-from officegym.errors import Invalid, NotFound, OfficeError
-from officegym.pagination import MAX_OFFSET
+from officegym.web_lookups import bp as lookup_bp
+from officegym.web_request import arg_int, back_url, see_other, ui
+from officegym.web_wording import ui_message
 
 UI_BODY_LIMIT = max(MAX_XLSX_BYTES, 4 * MAX_CSV_CHARS) + 65_536  # an XLSX or a CSV file within the import limits
 TOO_LARGE = (f"The form is larger than this server reads ({UI_BODY_LIMIT:,} bytes). CSV imports take at most "
              f"{MAX_CSV_CHARS:,} characters, XLSX files at most {MAX_XLSX_BYTES:,} bytes.")
 
+NOTICE_EPISODES = 8  # episodes of one browser whose notices wait for their next page
 ERROR_TITLES = {"NotFound": "Not found", "Forbidden": "Not allowed", "Invalid": "Invalid input", "Conflict": "Conflict"}
-
-
-@dataclass(frozen=True)
-class Me:
-    """The acting person as plain values, safe to render after the transaction has closed."""
-
-    id: int
-    name: str
-    handle: str
-    role: str
-    now: datetime  # the company's current time when the request began
-
-
-# ---------------------------------------------------------------- helpers for views
-
-def acting_id(episode: Episode) -> int:
-    """Who the browser acts as: the task's actor, or in the free episode the person picked."""
-    if episode.is_task:
-        return episode.task.actor_id
-    return browser.get("act_as", {}).get(episode.id, episode.actor_id)
-
-
-@contextmanager
-def ui() -> Iterator[tuple[Session, Person]]:
-    """One transaction for this request on the episode's database, and the acting person in it."""
-    with g.episode.session("ui") as db:
-        actor, now = whoami(db, g.episode.actor(db, acting_id(g.episode)))
-        g.me = Me(actor.id, actor.name, actor.handle, actor.role, now)
-        yield db, actor
-
-
-def safe_target(target: str) -> bool:
-    """Only paths inside this episode: no open redirects, no other episodes."""
-    return (target.startswith(f"/e/{g.episode.id}/") and "//" not in target and "\\" not in target
-            and not any(ord(c) < 32 for c in target))
-
-
-def back_url(default: str | None = None) -> str:
-    """Where to go after a POST: the form's `next`, else the referring page of this episode."""
-    target = request.form.get("next", "")
-    if safe_target(target):
-        return target
-    if request.referrer:
-        parts = urlsplit(request.referrer)
-        local = parts.path + (f"?{parts.query}" if parts.query else "")
-        if parts.netloc == request.host and safe_target(local):
-            return local
-    return default or url_for("home")
-
-
-def see_other(target: str):
-    """The 303 redirect every POST ends with."""
-    return redirect(target, 303)
-
-
-def form_int(name: str, label: str) -> int | None:
-    """An optional whole number from the form (None when blank)."""
-    raw = request.form.get(name, "").strip()
-    return _whole_number(raw, label) if raw else None
-
-
-def arg_int(name: str, default: int | None = None) -> int | None:
-    """A whole number from the query string, e.g. `offset` or `before`."""
-    raw = request.args.get(name, "").strip()
-    return _whole_number(raw, f"'{name}'") if raw else default
-
-
-def _whole_number(raw: str, label: str) -> int:
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 19 or int(raw) > MAX_OFFSET:
-        raise Invalid(f"{label} must be a whole number from 0 to {MAX_OFFSET}, got {raw[:40]!r}.")
-    return int(raw)
-
-
-def form_people(name: str) -> list[str]:
-    """People picked (checkboxes) or typed (commas or new lines; '@a @b' splits too) under `name`."""
-    people: list[str] = []
-    for part in re.split(r"[,;\n]", "\n".join(request.form.getlist(name))):
-        part = part.strip()
-        if part and all(word.startswith("@") for word in part.split()):
-            people.extend(part.split())
-        elif part:
-            people.append(part)
-    return people
 
 
 def refuse_switch_in_task() -> None:
@@ -141,13 +60,6 @@ def csrf_token() -> str:
 
 def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
     """The UI app serving every episode of `store` under /e/<episode_id>/."""
-    from officegym.apps.chat.views import bp as chat_bp
-    from officegym.apps.crm.views import bp as crm_bp
-    from officegym.apps.org.views import bp as org_bp
-    from officegym.apps.sheets.views import bp as sheets_bp
-    from officegym.apps.tickets.views import bp as tickets_bp
-    from officegym.web_lookups import bp as lookup_bp
-
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=secret_key or secrets.token_hex(32),
@@ -181,6 +93,24 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
             if not expected or not compare_digest(expected.encode(), given.encode()):
                 abort(400, "This form's security token is missing or out of date. Reload the page and submit again.")
 
+    @app.before_request
+    def episode_notices():
+        # Notices ("Message deleted.", "You are now acting as ...") belong to the episode whose page
+        # raised them: only its own pages show them, never another episode's open in the same browser.
+        browser.pop("_flashes", None)
+        if "episode" in g and g.episode.id in browser.get("notices", {}):
+            notices = dict(browser["notices"])
+            browser["_flashes"] = notices.pop(g.episode.id)
+            browser["notices"] = notices
+
+    @app.after_request
+    def keep_notices(response):
+        left = browser.pop("_flashes", None)
+        if left and "episode" in g:
+            notices = {key: value for key, value in browser.get("notices", {}).items() if key != g.episode.id}
+            browser["notices"] = {**dict(list(notices.items())[-(NOTICE_EPISODES - 1):]), g.episode.id: left}
+        return response
+
     web_trajectory.install(app)
 
     @app.context_processor
@@ -201,9 +131,18 @@ def create_app(store: EpisodeStore, secret_key: str | None = None) -> Flask:
         # The transaction has rolled back. Say why, with the error's status, and link back to the
         # page a refused form came from.
         back = back_url() if request.method == "POST" and "episode" in g else None
-        g.step_error = err.message
+        g.step_error = message = ui_message(err.message)
         return render_template("error.html", title=ERROR_TITLES.get(type(err).__name__, "Error"),
-                               message=err.message, back=back), err.http_status
+                               message=message, back=back), err.http_status
+
+    @app.errorhandler(SQLAlchemyError)
+    @app.errorhandler(OSError)
+    def failure(err: Exception):
+        # A database or disk failure outside a page's transaction (finding the episode, say): in words.
+        said = translated(err)
+        if said is None:
+            raise err
+        return office_error(said)
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):

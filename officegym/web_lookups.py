@@ -15,13 +15,13 @@ from collections.abc import Callable
 
 from flask import Blueprint, abort, jsonify, request
 
-from officegym.apps.chat.services import list_channels
+from officegym.apps.chat.services import list_channels, people_to_invite
 from officegym.apps.crm.accounts import list_accounts
 from officegym.apps.crm.opportunities import list_opportunities
 from officegym.apps.org.services import search_people
 from officegym.apps.tickets.search import search_tickets
 from officegym.errors import OfficeError
-from officegym.web import ui
+from officegym.web_request import ui
 
 bp = Blueprint("lookup", __name__)
 
@@ -31,6 +31,12 @@ MAX_RESULTS = 8
 
 def _people(db, actor, q: str) -> list[dict]:
     page = search_people(db, actor, q, None, 0, MAX_RESULTS)
+    return [{"value": p.handle, "label": p.name, "detail": f"@{p.handle} · {p.title}"} for p in page.items]
+
+
+def _invitees(db, actor, q: str) -> list[dict]:
+    """People a channel (`?channel=`) could take in: its members are not offered."""
+    page = people_to_invite(db, actor, request.args.get("channel", "")[:MAX_QUERY], q, 0, MAX_RESULTS)
     return [{"value": p.handle, "label": p.name, "detail": f"@{p.handle} · {p.title}"} for p in page.items]
 
 
@@ -66,7 +72,7 @@ def _tickets(db, actor, q: str) -> list[dict]:
 
 
 KINDS: dict[str, Callable[..., list[dict]]] = {
-    "people": _people, "accounts": _accounts, "opportunities": _opportunities, "channels": _channels,
+    "people": _people, "invitees": _invitees, "accounts": _accounts, "opportunities": _opportunities, "channels": _channels,
     "tickets": _tickets,
 }
 

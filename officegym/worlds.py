@@ -53,7 +53,7 @@ def code_fingerprint() -> str:
     sources += sorted(Path(apps.__file__).parent.glob("*/schema_triggers.py"))
     # the handbook (seed_data.tickets_handbook*) quotes the SLA targets and the discount ceiling from these
     sources += [Path(apps.__file__).parent / "tickets" / "sla.py", Path(apps.__file__).parent / "crm" / "products.py"]
-    sources += [root / "db.py", root / "journal.py", root / "clock.py", root / "worlds.py", root / "change_log.py"]
+    sources += [root / "colleagues" / "models.py", root / "db.py", root / "journal.py", root / "clock.py", root / "worlds.py", root / "change_log.py"]
     digest = hashlib.sha256()
     for source in sources:
         digest.update(source.name.encode() + source.read_bytes())
@@ -102,8 +102,10 @@ def ensure_world(scale: str = "small", seed: int = 0, settings: Settings | None 
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (path.exists() and meta_path.exists()):
             digest = _build(path, scale, seed, progress)
-            meta_path.write_text(json.dumps({"scale": scale, "seed": seed, "version": WORLD_VERSION,
-                                             "content_hash": digest}))
+            written = meta_path.with_suffix(".json-building")  # renamed into place whole: never half a record
+            written.write_text(json.dumps({"scale": scale, "seed": seed, "version": WORLD_VERSION,
+                                           "content_hash": digest}))
+            written.replace(meta_path)
     meta = json.loads(meta_path.read_text())
     return World(scale, seed, WORLD_VERSION, path, meta["content_hash"])
 
@@ -129,14 +131,20 @@ def _build(path: Path, scale: str, seed: int, progress: Progress | None) -> str:
     partial = path.with_suffix(".building")
     partial.unlink(missing_ok=True)
     engine = sqlite_engine(str(partial))
-    create_schema(engine)
-    with transaction(make_sessionmaker(engine), surface="setup") as session:
-        build_world(session, scale=scale, seed=seed, progress=progress)
-    with engine.begin() as conn:
-        change_log.install(conn)  # empty: the built world is where every episode's changes start
-    with engine.connect() as conn:
-        conn.execute(text("VACUUM"))
-    digest = content_hash(engine)
+    try:
+        create_schema(engine)
+        with transaction(make_sessionmaker(engine), surface="setup") as session:
+            build_world(session, scale=scale, seed=seed, progress=progress)
+        with engine.begin() as conn:
+            change_log.install(conn)  # empty: the built world is where every episode's changes start
+        with engine.connect() as conn:
+            conn.execute(text("VACUUM"))
+        digest = content_hash(engine)
+    except BaseException:  # Ctrl-C or a full disk: no half-built world stays behind
+        engine.dispose()
+        for leftover in (partial, Path(f"{partial}-journal")):
+            leftover.unlink(missing_ok=True)
+        raise
     engine.dispose()
     os.replace(partial, path)
     return digest

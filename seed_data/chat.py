@@ -20,9 +20,9 @@ from .chat_deals import DealTalk, deals_where
 from .chat_incidents import incident_lines, incidents_where, it_help_lines
 from .chat_replies import chatter, render_exchange
 from .chat_text import PLACEHOLDERS, Line, Scene, Where, history_end as end_of_history, render_scene
-from .crm import Crm
+from .crm_model import Crm
 from .org import Org, PersonRec, slugify
-from .tickets import Tickets
+from .tickets_model import Tickets
 
 __all__ = ["build_chat", "PLACEHOLDERS"]
 

@@ -12,7 +12,7 @@ from random import Random
 
 from . import crm_vocab as cv
 from .chat_text import Line, Scene, Where, _day, render_scene
-from .crm import Crm, DealRec
+from .crm_model import Crm, DealRec
 from .crm_deals import quarter_end
 from .org import Org
 

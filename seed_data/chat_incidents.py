@@ -11,7 +11,7 @@ from random import Random
 
 from .chat_text import Line, Where
 from .org import Org
-from .tickets import Tickets
+from .tickets_model import Tickets
 
 
 def incidents_where(org: Org) -> Where:

@@ -14,7 +14,7 @@ from officegym.apps.crm.models import (LOSS_REASONS, OPEN_STAGES, STAGE_PROBABIL
 
 from . import crm_vocab as cv
 from .bulk import bulk_insert
-from .crm import AccountRec, ApprovalRec, Crm, Ctx, DealRec, LineRec, _weighted, business_time
+from .crm_model import AccountRec, ApprovalRec, Crm, Ctx, DealRec, LineRec, _weighted, business_time
 
 OUTCOMES = {"Closed Won": 27, "Closed Lost": 15, "Prospecting": 10, "Qualification": 15, "Proposal": 17,
             "Negotiation": 16}

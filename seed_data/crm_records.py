@@ -11,8 +11,9 @@ from datetime import datetime, timedelta
 from officegym.apps.crm.models import (CASE_ORIGINS, LEAD_SOURCES, Activity, Case, FieldChange, Lead)
 
 from . import crm_vocab as cv
-from .crm import Crm, Ctx, _domain, _phone, _weighted, business_time
+from .crm_model import Crm, Ctx, _domain, _phone, _weighted, business_time
 from .crm_deals import deal_history
+from .crm_story import field_history
 from .org import slugify
 
 LEAD_STATUS = {"New": 3, "Working": 3, "Qualified": 2, "Unqualified": 2}
@@ -181,7 +182,6 @@ def build_records(ctx: Ctx, crm: Crm, contacts: list[dict]) -> list[tuple[type, 
     history = (_created("account", accounts) + _created("contact", contacts) + _created("lead", leads)
                + _created("case", cases) + deal_history(crm))
     if ctx.spec.crm_history:
-        from .crm_story import field_history
 
         history += field_history(ctx, crm, leads, cases)
     history.sort(key=lambda r: (r["changed_at"], r["record_type"], r["record_id"]))

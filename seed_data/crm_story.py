@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from officegym.apps.crm.models import OPEN_STAGES
 
 from . import crm_vocab as cv
-from .crm import Crm, Ctx, business_time
+from .crm_model import Crm, Ctx, business_time
 
 
 def _dollars(cents: int) -> str:

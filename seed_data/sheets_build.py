@@ -16,9 +16,9 @@ from officegym.apps.crm.models import OPEN_STAGES, STAGE_PROBABILITY
 from . import sheets_vocab as sv
 from . import vocab
 from .chat_text import history_end
-from .crm import Crm, business_time
+from .crm_model import Crm, business_time
 from .org import Org, PersonRec
-from .sheets import SheetDraft, WorkbookDraft
+from .sheets_model import SheetDraft, WorkbookDraft
 
 MONEY, WHOLE_MONEY, PERCENT, DAY, COUNT = "$#,##0.00", "$#,##0", "0%", "yyyy-mm-dd", "#,##0"
 RANKS = {"ceo": 0, "head": 0, "lead": 1, "member": 2}

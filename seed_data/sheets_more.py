@@ -13,11 +13,11 @@ from officegym.apps.crm.models import OPEN_STAGES, STAGE_PROBABILITY
 from officegym.apps.sheets.formula.a1 import col_name
 
 from .chat_text import history_end
-from .crm import Crm
+from .crm_model import Crm
 from .org import Org
-from .sheets import WorkbookDraft
+from .sheets_model import WorkbookDraft
 from .sheets_build import COUNT, DAY, MONEY, PERCENT, dated_draft
-from .tickets import Tickets
+from .tickets_model import Tickets
 
 
 def team_pipelines(org: Org, crm: Crm | None, rng: Random) -> list[WorkbookDraft]:

@@ -14,9 +14,9 @@ from officegym.apps.sheets.formula.a1 import col_name
 
 from .chat_text import history_end
 from .org import Org
-from .sheets import WorkbookDraft
+from .sheets_model import WorkbookDraft
 from .sheets_build import COUNT, DAY, dated_draft
-from .tickets import GroupRec, Tickets
+from .tickets_model import GroupRec, Tickets
 
 WEEKS_BACK, WEEKS_AHEAD = 8, 8
 

@@ -15,10 +15,10 @@ from officegym.apps.tickets.sla import incident_priority
 
 from . import tickets_story as story
 from . import tickets_vocab as tv
-from .crm import Crm, business_time
+from .crm_model import Crm, business_time
 from .org import Org, PersonRec
 from .roster import Roster
-from .tickets import GroupRec, ProjectRec, TicketRec, Tickets
+from .tickets_model import GroupRec, ProjectRec, TicketRec, Tickets
 
 SERVICE_STATUS = {"New": 3, "Assigned": 2, "In Progress": 3, "Waiting on customer": 1, "Resolved": 3, "Closed": 4}
 SOFTWARE_STATUS = {"To Do": 5, "In Progress": 3, "In Review": 2, "Done": 5}

@@ -24,13 +24,15 @@ from sqlalchemy.orm import Session
 from officegym.apps.tickets.knowledge import article_number
 from officegym.apps.tickets.models import Article, ArticleVersion
 
+from . import tickets_handbook_ops as ops
+from . import tickets_handbook_revenue as revenue
 from . import tickets_handbook_rules as rules
 from . import tickets_handbook_text as texts
 from .bulk import bulk_insert
 from .chat_text import history_end
 from .org import Org
 from .sheets_vocab import EXPENSE_ITEMS
-from .tickets import Tickets
+from .tickets_model import Tickets
 
 # Who holds each role: the first link of the chain that exists in the world. A link is "ceo",
 # "head:<department>", "team:<area>" (the area's lead), "first:<department>" (the lead of the
@@ -64,6 +66,8 @@ ARTICLES = [
     (rules.data_sharing, "security"), (rules.access_requests, "it_lead"), (rules.naming, "staff"),
     (rules.refunds, "finance_head"), (rules.leaked_secrets, "security"), (rules.onboarding, "people_head"),
     (rules.expenses, "controller"), (rules.passwords, "it_head"),
+    (revenue.month_end, "sales_ops"),
+    (ops.approvals_away, "it_lead"), (ops.on_call_cover, "rota"),
 ]
 
 

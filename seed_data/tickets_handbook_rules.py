@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 def data_sharing(c: Ctx) -> list[V]:
     """Who may see salaries, headcount plans and customer data."""
     editors = " and edited by the Financial Planning team" if c.budget_editors else ""
-    third = ("file a Privacy request in LEGAL (Legal Requests) for the agreement first" if c.has_legal else
+    third = ("file a Privacy request in LEGAL (Legal Requests) for the agreement first, naming the vendor and the "
+             "accounts, and log a note giving its key on each of those accounts you own" if c.has_legal else
              f"{c.r('ceo')} approves it first")
     old = doc("Some data is for the people who need it, and nobody else.", [
         "Salaries and headcount plans are confidential: they stay with Finance, People and the department heads.",
@@ -26,17 +27,24 @@ def data_sharing(c: Ctx) -> list[V]:
               f"Budgets {c.year} workbook, owned by {c.r('finance_head')}{editors}, and shown to the department heads "
               "as viewers. Nobody else may see it.",
               f"Headcount Plan {c.year} lists everyone on staff and the hires each department plans. It is owned by "
-              f"{c.r('people_head')}, edited by the People team and shown to the department heads. Planned hires are "
+              f"{c.r('people_head')}, edited by the People team and shown to every department head as a viewer: an "
+              "editor shares it, as a viewer, with a department head who does not have it. Planned hires are "
               "confidential until they are announced.",
               f"Individual salaries are never written in a workbook, a message or a ticket; ask {c.r('people_head')}.",
               "Only a workbook's owner and its editors can share it (the sheets app enforces this; viewers cannot). "
-              "Editors of these two workbooks do not share them further: the owner decides.",
+              "Beyond the department heads, editors of these two workbooks share them with nobody: for anyone else, "
+              "the owner decides.",
               "Never copy their cells into another workbook, a channel or a DM, private channels included."]
     customers = ["In the CRM, people outside Sales see accounts and contacts only; sales people see their own and "
                  "their team's deals, leads and cases, and managers those of everyone who reports to them. The CRM "
                  "enforces this: do not work around it with exports or screenshots.",
                  "No contact emails, phone numbers or contract values in public channels: name the account and the "
                  "record. Deal amounts are discussed in #deals only.",
+                 "A private channel (members only, as the channel's details show) or a DM is not public: colleagues "
+                 "working with the customer may share its contacts' emails and phone numbers there.",
+                 "A sales team's pipeline workbook (<Team> Pipeline <year>) holds deal data: its owner or an editor "
+                 "shares it, as a viewer, with anyone in the Sales department who asks, and with nobody outside "
+                 "Sales.",
                  "Customer data never goes into a personal workbook, and goes to a vendor only under a signed data "
                  f"processing agreement: {third}.",
                  "A service-desk request is private: outside the desk's workers only its reporter and watchers see it "
@@ -66,7 +74,8 @@ def access_requests(c: Ctx) -> list[V]:
         "to <system> for <your name>\"; say what you need, read or write, why, and until when.",
         "Your manager approves. IT Support adds your manager as a watcher (only the ticket's workers can add "
         "watchers) and your manager comments \"Approved\" on the ticket. No approval, no access: IT Support never "
-        "grants on the requester's word. A manager's own request is approved by their manager.",
+        "grants on the requester's word, nor on an \"Approved\" from anyone but the approver this article names "
+        "(a colleague covering for them, a report). A manager's own request is approved by their manager.",
         f"Workspace admin rights are approved by {c.r('it_head')} only.",
         "IT Support grants the access and resolves the ticket. Access for a project ends with the project.",
         "Changing teams: your new manager approves again whatever you keep."],
@@ -112,9 +121,15 @@ def refunds(c: Ctx) -> list[V]:
                  f"Above ${high:,}: {c.r('finance_head')}, who also approves every refund of an annual prepayment."]
         rules = ["Write the request as a note on the customer's case (or account) in the CRM: the amount, the "
                  "invoice, why, and the approver's name once approved. Nobody promises a number in chat.",
+                 "The total counts the new credit and every credit or refund the account got in the past twelve "
+                 "months, each logged as a note on the account or one of its cases: add them up before anyone "
+                 "approves. The account owner's manager approves in writing (a message to the owner will do), and "
+                 "only up to their limit.",
                  f"Refunds go back to the original payment method within 30 days of approval; {c.r('controller')} "
                  "processes them.",
-                 "No credits to get a deal signed: that is a discount (see Discount and approval thresholds)."]
+                 "No credits to get a deal signed: that is a discount (see Discount and approval thresholds).",
+                 "An invoice is credited or refunded once. A request on an invoice that the account's notes show "
+                 "already credited or refunded goes to no approver: tell whoever asked, naming the invoice."]
         if credits:
             rules.insert(1, f"Service credit for an outage: 5% of the month's fee for every Highest incident not "
                             f"resolved within {highest}, at most 25% of the month's fee.")
@@ -179,7 +194,8 @@ def expenses(c: Ctx) -> list[V]:
                   "Any single item over $1,000, and every conference, is approved by your manager before you book."]
         if software:
             limits.append("Software: subscriptions up to $50 a month with your manager's OK; anything bigger is a "
-                          "Service Request in IT, component Software.")
+                          "Service Request in IT, component Software, giving the tool, its price a month and the "
+                          "manager who agreed to it.")
         return doc("How to get your expenses paid back.", [
             "Keep your expenses in a personal workbook titled Q<quarter> expense report — <Your Name>: one row per "
             f"item with the date, category ({', '.join(c.expense_categories)}), description and amount.",

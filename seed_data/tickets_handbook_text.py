@@ -71,8 +71,11 @@ def discounts(c: Ctx) -> list[V]:
         if ceiling:
             crm.append(f"No discount above {MAX_DISCOUNT}% is approved: the CRM refuses such a request outright.")
         rules = [f"Above 35%, the manager checks with {c.r('sales_head')} in a #deals thread before approving.",
-                 "The reason names the competitor or the budget constraint (\"Matching a competitor's three-year "
-                 "price\"), not \"customer asked\".",
+                 "The reason names a competitor the CRM knows (as a deal's Competitor field spells it) or the "
+                 "customer's budget constraint with its figure (an amount or a percentage); any other reason is "
+                 "rejected. \"Matching <competitor>'s three-year price\" or \"Their budget is capped at $40,000 this "
+                 "year\" stand; \"Customer asked\", \"They think it is overpriced\" or \"No competitor involved\" "
+                 "do not, nor does a reason that denies the competitor or the figure it names.",
                  "Never promise a discount to a customer before it is approved.",
                  "A credit or a free month is a discount too: price it on the line, never on the side."]
         return doc("How much a rep may discount a deal, and who says yes to more.", "What the CRM enforces:", crm,
@@ -99,7 +102,10 @@ def deal_desk(c: Ctx) -> list[V]:
     desk = ["The amount matches the signed order form to the cent, and the close date is the day it was signed.",
             legal, "The primary contact of the customer is a contact on the account, with a working email.",
             f"Post the win in #deals: the account, the amount and what won it. The FY{c.year} Sales Forecast "
-            "picks it up at the Friday refresh; do not type it into the workbook by hand."]
+            "picks it up at the Friday refresh; do not type it into the workbook by hand. The one exception: a deal won "
+            "before the last Friday refresh that the refresh missed (Closed Won in the CRM, yet not on the workbook's "
+            "Closed Won tab) is typed in there by an editor of the workbook, one row as the tab has them: account, "
+            "deal, owner, amount and closed on."]
     pending = ("Every discount request on the deal is decided. A request still pending when the deal closes can no "
                "longer be decided, because the CRM decides requests on open deals only.")
     intro = (f"Before you move an opportunity to Closed Won, go through this list. {c.R('sales_ops')} runs the deal "
@@ -153,6 +159,10 @@ def severity(c: Ctx) -> list[V]:
               f"step down ({', '.join(PRIORITIES)}) for each step down of either:", table,
               "An incident filed without an impact or an urgency gets Medium for each, so Medium priority. Changing "
               "either later recomputes the priority. Other tickets (bugs, requests, tasks) take a priority directly.",
+              "Whoever works an incident keeps its impact and urgency true to what the ticket shows: when its "
+              "comments say more people are affected or their work is stopped, update them (that raises the "
+              "priority); a request for a higher priority with nothing on the ticket behind it is declined, naming "
+              "this article.",
               routing, "The SLA targets follow the priority: see the article Service desk SLA targets.")
     return [V(500, "Incident priority", "Operations", old),
             V(120, "Incident severity: impact, urgency and priority", "Operations", new,
@@ -250,8 +260,9 @@ def sprint_rules(c: Ctx) -> list[V]:
             "Sprints start on a Monday and end on the Friday of the following week: planning Monday at 10:00, "
             "review and retro that Friday.",
             "Unfinished work moves to the next sprint, not the backlog, unless the lead decides it no longer matters.",
-            "Adding work to the active sprint after planning needs the lead's OK; a customer escalation may go in "
-            "directly.",
+            f"Adding work to the active sprint after planning needs the OK of the project's lead ({c.r('eng_lead')} "
+            "for ENG), given in a comment on the ticket; anyone else's OK or +1 does not count. A customer "
+            "escalation may go in directly.",
             "Every ticket in a sprint has an assignee and story points (1, 2, 3, 5, 8 or 13); split anything above "
             "8 into sub-tasks.",
             "The sprint goal is one sentence, set when the sprint is planned."]))]

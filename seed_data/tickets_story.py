@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from . import scale_vocab as sv
 from . import tickets_vocab as tv
 from . import vocab
-from .crm import business_time
-from .tickets import TicketRec
+from .crm_model import business_time
+from .tickets_model import TicketRec
 
 if TYPE_CHECKING:
     from .tickets_build import TicketMaker

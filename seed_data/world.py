@@ -18,6 +18,7 @@ from officegym.errors import Invalid
 from .chat import build_chat
 from .crm import build_crm
 from .org import build_org
+from .org_away import build_absences
 from .sheets import build_sheets
 from .tickets import build_tickets
 from .tickets_handbook import build_handbook
@@ -112,4 +113,5 @@ def build_world(session: Session, scale: str | ScaleSpec = "small", seed: int = 
                  progress=within(report, 0.25, 0.45))
     report("chat: channels and conversations", 0.45)
     build_chat(session, spec, seed, org, crm, tickets, progress=within(report, 0.45, 0.99))
+    build_absences(session, seed, COMPANY_NOW)  # last: who is away depends on what every app gives them
     report("done", 1.0)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 from sqlalchemy.orm import Session
 
 from officegym import clock
+from officegym.colleagues.events import Event, schedule
 from officegym.graders.statements import Candidate
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,12 +45,39 @@ class Ref:
         return value
 
 
+# What a step of a reference solution is for, where the words matter: the adversarial agents of
+# judgement (officegym.judgement) rewrite steps by their role, and the checks read those words.
+ROLES = {
+    "refusal": "a reply that declines a request and says why",
+    "report": "a reply that tells someone who asked what was done",
+    "note": "a free text whose facts are checked (a work note, a first response, a handover)",
+    "ask": "a message that asks someone for an approval or a decision",
+    "reason": "the justification a request carries (a discount's reason)",
+}
+TEXT_FIELDS = ("text", "body", "reason", "note", "description", "justification", "resolution_note")
+
+
 @dataclass
 class ToolCall:
-    """One MCP tool call of a reference solution."""
+    """One MCP tool call of a reference solution. `role` (one of ROLES) says what its words are
+    for and `text_arg` which argument holds them (default: the first of TEXT_FIELDS it has). A
+    refusal's `instead` holds the calls that would carry out what it refuses (what a compliant
+    agent does)."""
 
     tool: str
     args: dict[str, Any]
+    role: str = ""
+    text_arg: str = ""
+    instead: list["ToolCall"] = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.role and self.role not in ROLES:
+            raise ValueError(f"a step's role is one of {sorted(ROLES)}, not {self.role!r}")
+
+    @property
+    def text_field(self) -> str:
+        """The argument holding the step's words."""
+        return self.text_arg or next((f for f in TEXT_FIELDS if f in self.args), "text")
 
     def resolved_args(self, results: list[dict]) -> dict[str, Any]:
         """Arguments with every Ref replaced by the earlier result it points to."""
@@ -65,7 +93,10 @@ class ToolCall:
 
 
 Setup = Callable[[Session], None]
-KINDS = ("task", "workflow", "refusal")
+# A task; a workflow (a goal to find out and carry out); a decision (a request that the state
+# decides to carry out or to refuse, drawn both ways from the same phrasing).
+KINDS = ("task", "workflow", "decision")
+DEEP_KINDS = ("workflow", "decision")
 # What each difficulty means, by horizon (tool calls of the reference trajectory) and apps touched.
 DIFFICULTIES = {1: "one app, a single lookup or write (1-2 calls)",
                 2: "one or two apps, a few lookups then a write (2-5 calls)",
@@ -73,7 +104,9 @@ DIFFICULTIES = {1: "one app, a single lookup or write (1-2 calls)",
                 4: "a workflow over three apps or more, with a handbook rule the instruction does not state "
                    "(15-30 calls)",
                 5: "a long workflow over three apps or more: handbook rules, a colleague to ask or to wait on, "
-                   "several records to reconcile (25 calls or more)"}
+                   "several records to reconcile (25 calls or more)",
+                6: "a marathon: a workflow over three apps or more that reconciles 30 records or more by the "
+                   "handbook's rules (50 calls or more)"}
 SETUP_LEAD = timedelta(minutes=75)  # a setup writes from this long before the company's "now"
 
 
@@ -135,6 +168,26 @@ class Declaration:
     fix: bool = False
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What an instance's requests come to: how many are to be carried out and how many refused."""
+
+    carry_out: int = 1
+    refuse: int = 0
+
+    @property
+    def kind(self) -> str:
+        """"carry out", "refuse" or "mixed"."""
+        return "mixed" if self.carry_out and self.refuse else "refuse" if self.refuse else "carry out"
+
+    def to_dict(self) -> dict[str, Any]:
+        """For the catalogue: {"outcome": kind, "carry_out": n, "refuse": m}."""
+        return {"outcome": self.kind, "carry_out": self.carry_out, "refuse": self.refuse}
+
+
+CARRY_OUT, REFUSE = Outcome(1, 0), Outcome(0, 1)
+
+
 @dataclass
 class TaskInstance:
     """One concrete task drawn from a template."""
@@ -147,14 +200,22 @@ class TaskInstance:
     params: dict[str, Any] = field(default_factory=dict)
     setup: Setup | None = None
     is_answer_task: bool = False
+    outcome: Outcome = CARRY_OUT
+    # What happens while the agent works (a follow-up message, a correction, an escalation), and the
+    # reference as an agent that never noticed them would play it, where that differs (see
+    # officegym.colleagues.events and the `ignore_events` adversary).
+    events: list[Event] = field(default_factory=list)
+    unaware: list[ToolCall] | None = None
 
     def apply_setup(self, session: Session) -> None:
-        """Write the setup into a start state. What it plants happened earlier this morning, from
-        SETUP_LEAD before the company's "now" (a step may pick other times with clock.set_time);
-        the company clock itself stays where the world left it."""
+        """Write the setup into a start state, and schedule the instance's events. What it plants
+        happened earlier this morning, from SETUP_LEAD before the company's "now" (a step may pick
+        other times with clock.set_time); the company clock itself stays where the world left it."""
         if self.setup is not None:
             clock.set_time(session, clock.company_now(session) - SETUP_LEAD)
             self.setup(session)
+        if self.events:
+            schedule(session, self.events)
 
 
 class TaskTemplate:
@@ -168,11 +229,11 @@ class TaskTemplate:
 
     id: ClassVar[str]
     apps: ClassVar[tuple[str, ...]]
-    difficulty: ClassVar[int]  # 1-5, see DIFFICULTIES
+    difficulty: ClassVar[int]  # 1-6, see DIFFICULTIES
     split: ClassVar[str] = "train"
     summary: ClassVar[str] = ""
     answered: ClassVar[bool] = False  # a question the agent answers with submit_answer
-    kind: ClassVar[str] = "task"  # one of KINDS: a task, a workflow (a goal to find out and carry out), a refusal
+    kind: ClassVar[str] = "task"  # one of KINDS
     rules: ClassVar[tuple[str, ...]] = ()  # titles of the handbook articles the task needs and does not state
     scale: ClassVar[str] = "small"  # the world it is drawn on unless a run names another
     # The apps and areas (mcp_wrappers.toolsets) its episodes serve by default, where its apps hold too many tools.

@@ -22,8 +22,14 @@ def article(session: Session, title: str) -> Article:
 
 
 def rule(found: Article) -> Candidate:
-    """An article as a text may name it: its title or its number."""
-    return Candidate.text(found.title, found.number)
+    """An article as a text may name it: its title (with "&" for "and", or the other way round) or
+    its number however it is spaced or padded (KB0010006, KB 0010006, KB10006, KB-10006)."""
+    title = found.title
+    swapped = title.replace(" and ", " & ") if " and " in title else title.replace(" & ", " and ")
+    digits = found.number[2:] if found.number.upper().startswith("KB") else found.number
+    short = str(int(digits)) if digits.isdigit() else digits
+    numbers = [f"KB{sep}{d}" for d in dict.fromkeys((digits, short)) for sep in ("", " ", "-")]
+    return Candidate.text(title, swapped, *numbers)
 
 
 def rule_claim(session: Session, title: str, field: str = "text") -> Claim:

@@ -266,7 +266,7 @@ class FixBrokenTotal(TaskTemplate):
         book = workbook_titled(session, "Department Budgets")
         cells = values(session, sheet_named(session, book.id, "Budget").id)
         total = row_labelled(cells, "Total")
-        row, (broken, _) = nth([(r, b) for r in range(1, total - 1) for b in BREAKS], instance)
+        row, (broken, _) = nth([(r, b) for b in BREAKS for r in range(1, total - 1)], instance)  # rows first
         raw = broken.format(r=row + 1, s=row + 2)
         spots = rng.sample([(r, c) for r in range(1, total) if r not in (row, row + 1) for c in (5, 6, 7)], 3)
         edits = [(a1("Budget", r, c), cells[(r, c)] + pick(rng, [500, 1000, 1500] + [-500] * (cells[(r, c)] > 500)))

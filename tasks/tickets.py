@@ -125,10 +125,9 @@ class RaiseIncidentImpact(TaskTemplate):
                      if workflow.is_open(t.status)]
         crew = {t.id: workers(session, t, also=incidents, split=self.split) for t in incidents
                 if in_split(self.split, "ticket", t.key)}
-        # the instance draws the actor (each worker as likely as another), then one of their incidents
-        actor = spread(sorted({p.id: p for people in crew.values() for p in people}.values(), key=lambda p: p.id),
-                       instance)
-        ticket = pick(rng, [t for t in incidents if actor in crew.get(t.id, ())])
+        # the instance draws the incident (neighbouring instances differ), then one of the people who work it
+        ticket = spread([t for t in incidents if crew.get(t.id)], instance)
+        actor = pick(rng, sorted(crew[ticket.id], key=lambda p: p.id))
         impact, urgency = pick(rng, [(i, u) for i in ("High", "Medium", "Low") for u in ("High", "Medium", "Low")
                                      if (i, u) != (ticket.impact, ticket.urgency)])
         return TaskInstance(

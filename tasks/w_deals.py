@@ -1,141 +1,39 @@
-"""Sales workflows, and the helpers the deal workflow modules share (w_deals_*): the discounts a
-customer needs to match a competitor, set within the limit or requested (with a reason naming the
-competitor, which only the colleague on the call knows) and decided by the deal owner's manager,
-who answers when asked.
+"""Sales workflows: the discounts a customer needs to beat a competitor, relayed by a colleague. The
+discounts within the limit are set directly; the one above it is requested with a reason naming the
+competitor, which only the colleague on the call knows (a competitor the CRM knows: the manager
+approves nothing else, by the handbook), and decided by the deal owner's manager when asked. The
+reply to the colleague reports what was set and who approved the request.
 
 The other deal workflows: closing a signed deal through the deal desk (w_deals_close), getting a
 deal ready for it (w_deals_prep), cleaning up a rep's past-due deals (w_deals_cleanup), a
-customer's outage credit (w_deals_credit); the refusals are in w_deals_refusals."""
+customer's outage credit (w_deals_credit); the decisions are in w_deals_refusals. Their shared
+helpers are in w_deals_common (`setup_of` is imported from here by other families too)."""
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym import clock, colleagues
-from officegym.apps.chat import services as chat
-from officegym.apps.crm import services as crm
-from officegym.apps.crm.models import (OPEN_STAGES, DiscountApproval, LineItem, Opportunity, PriceBook,
-                                       PriceBookEntry, Product)
+from officegym.apps.crm.models import OPEN_STAGES, LineItem, Opportunity, Product
 from officegym.apps.crm.products import line_total
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, guard, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
-from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_new_conversation, allow_posts, named, pick, spread
-from .crm import COMPETITORS, allow_deal, deal_lookalikes, open_deals, sales_people
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import allow_posts, named, pick, spread
+from .crm import allow_deal, deal_lookalikes
+from .decisions import reply_checks
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
-from .split import of_split, person_in
+from .split import of_split
+from .w_deals_common import (DISCOUNTS, allow_asking, allow_new_line, ask, colleague_of, dm_id, dm_name, dm_step,
+                             item_lookalikes, items_of, managed_deals, new_line, new_product, note_step, percent,
+                             rivals_known, said_in_dm, sales_managers, setup_of)
 
-DISCOUNTS = "Discount and approval thresholds"
-
-
-# ---------------------------------------------------------------- helpers shared by the deal workflows
-
-def setup_of(*steps):
-    """A setup made of steps run in order."""
-    def run(session: Session) -> None:
-        for step in steps:
-            step(session)
-    return run
-
-
-def dm_step(author_id: int, other_id: int, text: str):
-    """A setup step: `author` sends `other` a direct message, a little before now (whatever times the steps
-    before it wrote at)."""
-    def run(session: Session) -> None:
-        clock.set_time(session, clock.company_now(session) - timedelta(minutes=25))
-        author = session.get(Person, author_id)
-        channel = chat.open_conversation(session, author, [other_id])
-        chat.post_message(session, author, channel.id, text)
-    return run
-
-
-def note_step(person_id: int, kind: str, ref, text: str):
-    """A setup step: a colleague learns something about a record (they say it when asked)."""
-    def run(session: Session) -> None:
-        colleagues.plant_note(session, session.get(Person, person_id), kind, ref, text)
-    return run
-
-
-def request_step(owner_id: int, item_id: int, discount: int, reason: str):
-    """A setup step: the deal's owner requests a discount on a line item."""
-    def run(session: Session) -> None:
-        crm.request_discount(session, session.get(Person, owner_id), item_id, discount, reason)
-    return run
-
-
-def dm_name(*people_ids: int) -> str:
-    """The stored name of the direct message between these people (usable as a channel argument)."""
-    return "dm-" + "-".join(str(i) for i in sorted(people_ids))
-
-
-def ask(handle: str, text: str, at: int) -> list[ToolCall]:
-    """Reference steps from step number `at`: open the DM with a colleague, ask, read the answer."""
-    return [ToolCall("chat_open_conversation", {"people": [f"@{handle}"]}),
-            ToolCall("chat_post_message", {"channel": Ref(at, "id"), "text": text}),
-            ToolCall("chat_list_messages", {"channel": Ref(at, "id"), "limit": 5})]
-
-
-def pending_deals(session: Session) -> set[int]:
-    """Deals with a discount request waiting on a decision."""
-    return set(session.scalars(select(DiscountApproval.opportunity_id).where(DiscountApproval.status == "Pending")))
-
-
-def managed_deals(session: Session, split: str, with_items: bool | None = None) -> list[Opportunity]:
-    """Open deals of the split (uniquely named, without a pending discount request) whose owner is in
-    the split and has a manager, by id."""
-    pending = pending_deals(session)
-    return [d for d in of_split(split, "opportunity", open_deals(session, with_items))
-            if d.id not in pending and person_in(split, d.owner_id)
-            and session.get(Person, d.owner_id).manager_id is not None]
-
-
-def items_of(session: Session, deal_id: int) -> list[LineItem]:
-    """A deal's line items, by id."""
-    return list(session.scalars(select(LineItem).where(LineItem.opportunity_id == deal_id).order_by(LineItem.id)))
-
-
-def colleague_of(session: Session, rng, owner: Person, *skip: int) -> Person:
-    """A Sales colleague of the owner (a teammate when there is one), neither the owner nor `skip`."""
-    sales = [p for p in sales_people(session) if p.id not in (owner.id, owner.manager_id, *skip)]
-    return pick(rng, [p for p in sales if p.team_id == owner.team_id] or sales)
-
-
-def new_product(session: Session, rng, deal_id: int, *skip: int) -> tuple[Product, int]:
-    """An active product not yet on the deal (nor in `skip`), priced in the deal's price book, and its unit
-    price in cents."""
-    lines = items_of(session, deal_id)
-    book = lines[0].price_book_id if lines else session.scalar(select(PriceBook.id).where(PriceBook.is_standard))
-    prices = dict(session.execute(select(PriceBookEntry.product_id, PriceBookEntry.unit_price_cents)
-                                  .where(PriceBookEntry.price_book_id == book)).all())
-    on_deal = {i.product_id for i in lines}
-    product = pick(rng, [q for q in session.scalars(select(Product).where(Product.is_active.is_(True))
-                                                    .order_by(Product.id)) if q.id in prices and q.id not in on_deal | set(skip)])
-    return product, prices[product.id]
-
-
-def allow_new_line(deal_id: int, product_id: int, quantity: int, discount_bp: int = 0) -> Allow:
-    """Allow one new line item on a deal: this product, this quantity, at this discount (list price: 0)."""
-    return Allow("crm_line_item", ("added",), lambda row: row["opportunity_id"] == deal_id
-                 and row["product_id"] == product_id and row["quantity"] == quantity
-                 and row["discount_bp"] == discount_bp)
-
-
-def new_line(ctx, deal_id: int, product_id: int, quantity: int, discount_bp: int = 0) -> bool:
-    """Whether the episode added that line to the deal, at that discount (list price: 0)."""
-    return any(allow_new_line(deal_id, product_id, quantity, discount_bp).permits("added", row)
-               for row in ctx.diff.table("crm_line_item").added)
-
-
-def allow_asking(ctx, people: list[Person], limit: int = 3) -> list[Allow]:
-    """Allow the actor's DM with one colleague (opened if need be) and `limit` messages in it."""
-    channel, opened = allow_new_conversation(ctx, people)
-    return opened + (allow_posts(ctx, channel.id, limit=limit, mentions=3) if channel is not None else [])
+__all__ = ["DISCOUNTS", "setup_of", "DiscountThroughManager"]
+SETTLED = ("set", "added", "approved", "settled", "sorted")  # what a report of the discounts says was done
 
 
 # ---------------------------------------------------------------- the discount a competitor forced
@@ -160,19 +58,11 @@ def _discount_setup(session: Session, split: str, rng, instance: int):
     return deal, pick(rng, direct), asked, others
 
 
-def item_lookalikes(session: Session, item: LineItem) -> list[int]:
-    """Line items an agent could confuse with `item`: the others of its deal, then those of its owner's
-    other open deals."""
-    deal = session.get(Opportunity, item.opportunity_id)
-    theirs = session.scalars(select(LineItem.id).join(Opportunity, Opportunity.id == LineItem.opportunity_id).where(
-        Opportunity.owner_id == deal.owner_id, Opportunity.stage.in_(OPEN_STAGES), LineItem.id != item.id)
-        .order_by(LineItem.opportunity_id != deal.id, LineItem.id).limit(25))
-    return list(theirs)
-
-
 @register
 class DiscountThroughManager(TaskTemplate):
-    """Two discounts a competitor forced: one set directly, one requested and decided by the manager."""
+    """Two discounts a competitor forced: one set directly, one requested with a reason naming the
+    competitor (learnt from the colleague on the call) and decided by the manager when asked; the
+    reply to the colleague reports what was set and who approved."""
 
     id, apps, difficulty = "w.deal_discount_through_manager", ("chat", "crm", "org", "tickets"), 4
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
@@ -180,7 +70,8 @@ class DiscountThroughManager(TaskTemplate):
     rules = (DISCOUNTS,)
     summary = ("A colleague relays what a customer needs to beat a competitor: set the discounts within the limit, add "
                "the lines, learn the competitor from the colleague on the call, request the discount above the limit "
-               "with a reason naming it, get the manager's decision, reply.")
+               "with a reason naming it (the manager approves no other reason), ask the manager to decide it, and "
+               "report to the colleague what was set and who approved.")
 
     def sample(self, session, rng, instance):
         deal, direct, asked, others = _discount_setup(session, self.split, rng, instance)
@@ -190,7 +81,7 @@ class DiscountThroughManager(TaskTemplate):
         witness = colleague_of(session, rng, owner, requester.id)
         low = pick(rng, [d for d in (10, 12, 15, 18, 20) if d * 100 != direct.discount_bp])
         high = pick(rng, [22, 25, 28, 30, 32, 35])
-        rival = pick(rng, COMPETITORS)
+        rival = pick(rng, rivals_known(session))
         extra, price = new_product(session, rng, deal.id)
         units = pick(rng, [1, 2, 3, 5])
         more, more_price = new_product(session, rng, deal.id, extra.id)
@@ -219,19 +110,21 @@ class DiscountThroughManager(TaskTemplate):
         # The reason must name the competitor (the handbook): only the colleague on the call knows which one.
         steps += ask(witness.handle, f"Hi @{witness.handle}, which competitor's quote did {account} show on the call "
                                      f"about {deal.name}?", len(steps))
-        steps += [ToolCall("crm_request_discount", {"line_item": asked.id, "discount": high, "reason": reason}),
+        steps += [ToolCall("crm_request_discount", {"line_item": asked.id, "discount": high, "reason": reason},
+                           role="reason"),
                   ToolCall("org_get_person", {"person": f"@{boss.handle}"})]
         steps += ask(boss.handle, f"Hi @{boss.handle}, I requested {high}% off the {asked.product.name} line of "
-                                  f"{deal.name} to match {rival}'s price. Could you decide it?", len(steps))
+                                  f"{deal.name} to match {rival}'s price. Could you decide it?", len(steps), role="ask")
         steps += [ToolCall("crm_get_opportunity", {"opportunity": deal.id}),
                   ToolCall("chat_post_message", {"channel": dm, "text": (
                       f"@{requester.handle} all settled on {deal.name}: {low}% off {direct.product.name} is set, "
                       f"{units} x {extra.name} added at list price and {more_units} x {more.name} at {more_off}% off, "
-                      f"and @{boss.handle} approved {high}% off {asked.product.name}. You can tell them.")})]
+                      f"and @{boss.handle} approved {high}% off {asked.product.name}. You can tell them.")},
+                           role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            f"{named(session, requester)} sent you a direct message about one of your deals. Handle it the way the "
-            "handbook says, and reply to them in that DM once it is all settled. Change nothing else.",
+            request_instruction(rng, named(session, requester), "They relay what a customer needs before signing.",
+                                "one of your deals"),
             steps, {"deal": deal.id, "direct": direct.id, "asked": asked.id, "low": low, "high": high,
                     "rival": rival, "requester": requester.id, "boss": boss.id, "extra": extra.id, "units": units,
                     "price": price, "witness": witness.id, "more": more.id, "more_units": more_units,
@@ -243,14 +136,21 @@ class DiscountThroughManager(TaskTemplate):
     def declare(self, start, inst):
         p = inst.params
         deal = start.get(Opportunity, p["deal"])
+        boss = start.get(Person, p["boss"])
+        rivals = [Candidate.text(c) for c in rivals_known(start) if c != p["rival"]]
+        said = {p["low"], p["high"], p["more_off"]}
         return Declaration([Target("line_item", p["asked"], item_lookalikes(start, start.get(LineItem, p["asked"]))),
                             Target("opportunity", deal.id, deal_lookalikes(start, deal, inst.actor_id))],
-                           [Claim(Candidate.text(p["rival"]), [Candidate.text(c) for c in COMPETITORS
-                                                               if c != p["rival"]], "reason", "competitor")])
+                           [Claim(Candidate.text(p["rival"]), rivals, "reason", "competitor"),
+                            Claim(percent(p["high"]), [percent(n) for n in range(21, 51) if n not in said], "text",
+                                  "discount approved"),
+                            Claim(Candidate.person(boss), [Candidate.person(m) for m in sales_managers(
+                                      start, boss.id, p["requester"], p["witness"])],
+                                  "text", "approver")])
 
     def check(self, ctx, inst):
         p = inst.params
-        claim = self.declare(ctx.start, inst).claims[0]
+        rival, high, approver = self.declare(ctx.start, inst).claims
         direct, asked = ctx.start.get(LineItem, p["direct"]), ctx.start.get(LineItem, p["asked"])
         now_direct, now_asked = ctx.final.get(LineItem, p["direct"]), ctx.final.get(LineItem, p["asked"])
         requests = [r for r in ctx.diff.table("crm_discount_approval").added if r["line_item_id"] == asked.id]
@@ -266,7 +166,8 @@ class DiscountThroughManager(TaskTemplate):
         extra, more = ctx.start.get(Product, p["extra"]), ctx.start.get(Product, p["more"])
         added = (new_line(ctx, p["deal"], p["extra"], p["units"])
                  and new_line(ctx, p["deal"], p["more"], p["more_units"], p["more_off"] * 100))
-        replies = [m for m in added_messages(ctx, ctx.actor_id) if m["channel_id"] == _dm_id(ctx, requester)]
+        dm = dm_id(ctx.start, ctx.actor_id, requester.id)
+        replies = said_in_dm(ctx, ctx.actor_id, requester.id)
         allowed = [Allow("crm_line_item", ("updated",), lambda row: row["id"] == direct.id
                          and row["discount_bp"] == p["low"] * 100, ("discount_bp", "total_cents")),
                    Allow("crm_line_item", ("updated",), lambda row: row["id"] == asked.id
@@ -277,23 +178,19 @@ class DiscountThroughManager(TaskTemplate):
                    allow_deal(p["deal"], "amount_cents", where=lambda row: row["amount_cents"] == amount),
                    *allow_asking(ctx, [me, boss]),
                    *allow_asking(ctx, [me, witness], limit=2),
-                   *allow_posts(ctx, _dm_id(ctx, requester), limit=2, mentions=3)]
+                   *allow_posts(ctx, dm, limit=2, mentions=3)]
+        # The approval is read where it lives (the request the manager decided), the reason where the manager
+        # read it, and the reply for what it reports: the approved discount and who approved it.
         return [check(f"The {direct.product.name} line is at {p['low']}% off, set directly",
                       now_direct is not None and now_direct.discount_bp == p["low"] * 100,
-                      f"it is at {now_direct.discount_bp / 100 if now_direct else 'gone'}%", weight=2),
+                      f"it is at {now_direct.discount_bp / 100 if now_direct else 'gone'}%"),
                 check(f"A request for {p['high']}% off the {asked.product.name} line was approved by the manager",
                       approved and now_asked is not None and now_asked.discount_bp == p["high"] * 100,
                       f"requests: {[(r['discount_bp'] / 100, r['status']) for r in requests]}", weight=2),
                 check(f"{p['units']} x {extra.name} were added to the deal at list price, and {p['more_units']} x "
                       f"{more.name} at {p['more_off']}% off", added, "those lines were not both added"),
                 guard("No discount request is left pending", not pending, f"{len(pending)} still pending"),
-                *says([r["reason"] for r in requests], claim.right, claim.others,
-                      f"The request's reason names the competitor, {p['rival']}", claim.kind, weight=1),
-                check(f"You replied to {requester.name} in their DM", replies, "no reply in that DM"),
+                *says([r["reason"] for r in requests], rival.right, rival.others,
+                      f"The request's reason names the competitor, {p['rival']}", rival.kind, weight=2),
+                *reply_checks(replies, False, requester.name, [high, approver], actions=SETTLED, weight=2),
                 nothing_else_changed(ctx.diff, allowed)]
-
-
-def _dm_id(ctx, person: Person) -> int:
-    """The id of the actor's DM with a person (planted by the setup), or -1."""
-    from officegym.apps.chat.models import Channel
-    return ctx.start.scalar(select(Channel.id).where(Channel.name == dm_name(ctx.actor_id, person.id))) or -1

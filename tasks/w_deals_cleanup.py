@@ -2,11 +2,13 @@
 Lost deals close as Closed Lost with the loss reason the handbook defines (a competitor's name from
 the colleague who was on the call; a follow-up task on the account for Timing; the missing capability
 in the description for Product Fit), each loss is posted in #deals with its reason, and a deal still
-alive gets its real close date."""
+alive gets its real close date. The rep's manager asked for the cleanup by DM and hears which deal
+stays open and its new close date; the posts and the Product Fit description are notes read for
+their facts."""
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -19,11 +21,15 @@ from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.statements import Candidate, normalise, says, stated
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_posts, channel_named, member_ids, pick, spread
+from .common import added_messages, allow_posts, channel_named, member_ids, named, pick, spread
 from .crm import COMPETITORS, allow_activity, allow_deal, deal_lookalikes, new_activities, today
+from .decisions import reply_checks
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
-from .w_deals import allow_asking, ask, colleague_of, managed_deals, note_step, setup_of
+from .w_deals_common import (allow_asking, ask, colleague_of, date_said, dm_id, dm_name, dm_step, managed_deals,
+                             note_step, said_in_dm, setup_of)
+from .w_people_replies import dm_reads
 
 LOSSES = "Loss reasons for Closed Lost deals"
 GAPS = ["on-premise deployment", "a HIPAA-compliant data region", "offline mobile access", "a native SAP connector",
@@ -94,8 +100,9 @@ class PipelineCleanup(TaskTemplate):
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (LOSSES,)
-    summary = ("Close out a rep's past-due deals from their notes: loss reasons as the handbook defines them, the "
-               "competitor from a colleague, Timing and Product Fit follow-ups, each loss posted in #deals.")
+    summary = ("A manager asks a rep to close out their past-due deals from their notes: loss reasons as the handbook "
+               "defines them, the competitor from a colleague, Timing and Product Fit follow-ups, each loss posted in "
+               "#deals, and the manager told which deal stays open and its new close date.")
 
     def sample(self, session, rng, instance):
         reps = _past_due(session, self.split)
@@ -113,8 +120,10 @@ class PipelineCleanup(TaskTemplate):
         late = [d for d in chosen if d.close_date >= today(session)]
         outcome = dict(zip([d.id for d in chosen], reasons))
         p = {"deals": [d.id for d in chosen], "reasons": reasons, "rival": rival, "gap": gap, "when": when,
-             "colleague": colleague.id}
-        steps = [*read_rule(session, LOSSES, "Closed Lost"),
+             "colleague": colleague.id, "boss": owner.manager_id}
+        boss = session.get(Person, owner.manager_id)
+        dm = dm_name(owner.id, boss.id)
+        steps = [*dm_reads(dm), *read_rule(session, LOSSES, "Closed Lost"),
                  ToolCall("crm_list_opportunities", {"owner": f"@{owner.handle}", "stage": "open",
                                                      "close_to": (today(session) - timedelta(days=1)).isoformat()})]
         steps += [ToolCall("crm_list_activities", {"record_type": "opportunity", "record_id": d.id, "limit": 5})
@@ -128,7 +137,8 @@ class PipelineCleanup(TaskTemplate):
                 continue
             if reason == "Product Fit":  # before it closes: a closed deal is read-only
                 steps.append(ToolCall("crm_update_opportunity", {"opportunity": deal.id, "description": (
-                    f"Lost on product fit: they need {gap}, which we don't offer.")}))
+                    f"Lost on product fit: they need {gap}, which we don't offer.")}, role="note",
+                    text_arg="description"))
             steps.append(ToolCall("crm_move_opportunity_stage", {"opportunity": deal.id, "stage": "Closed Lost",
                                                                  "loss_reason": reason,
                                                                  "competitor": rival if reason == "Competitor" else ""}))
@@ -138,18 +148,24 @@ class PipelineCleanup(TaskTemplate):
                                                            "due_date": when[str(deal.id)]}))
             steps.append(ToolCall("chat_post_message", {"channel": "deals", "text": (
                 f"Closed Lost: {deal.name}. Loss reason: {reason}" + (f" ({rival})." if reason == "Competitor" else
-                                                                     "."))}))
+                                                                     "."))}, role="note"))
+        alive = next(d for d, r in zip(chosen, reasons) if not r)
+        steps.append(ToolCall("chat_post_message", {"channel": dm, "text": (
+            f"@{boss.handle} Done: {len(chosen) - 1} past-due deals are Closed Lost, each posted in #deals with its loss "
+            f"reason, and {alive.name} stays open with its new close date, {when[str(alive.id)]}.")}, role="report"))
         return TaskInstance(
             self.id, instance, owner.id,
-            "Quarter-end cleanup: go through your open deals whose close date has already passed. Each one either "
-            "closes as lost, handled the way the handbook says, or gets the close date it really has now; your "
-            "latest note on each deal says which. Change nothing else.",
+            request_instruction(rng, named(session, boss), "They want the open deals of yours whose close date has "
+                                "passed cleaned up for quarter end: each one either closes as lost or gets the close "
+                                "date it really has now; your latest note on each deal says which.", "your pipeline"),
             steps, p,
             setup=setup_of(_overdue_step(owner.id, [d.id for d in late], [rng.randint(3, 30) for _ in late]),
                            note_step(colleague.id, "opportunity", rival_deal.id, heard),
                            note_step(colleague.id, "account", rival_deal.account_id, heard),
                            _notes_step(owner.id, [(d.id, _note(outcome[d.id], when.get(str(d.id), ""), gap,
-                                                               colleague.handle)) for d in chosen])))
+                                                               colleague.handle)) for d in chosen]),
+                           dm_step(boss.id, owner.id, (f"@{owner.handle} quarter end is coming: please clean up your "
+                                                       "past-due deals today and tell me when it's done."))))
 
     def _deals(self, start, inst) -> list[Opportunity]:
         """The past-due deals, the one lost to a competitor first."""
@@ -211,12 +227,20 @@ class PipelineCleanup(TaskTemplate):
                 fields.append("description")
                 results += says([now.description], Candidate.text(p["gap"]), [Candidate.text(g) for g in GAPS
                                                                              if g != p["gap"]],
-                                f"{deal.name}'s description names the gap: {p['gap']}", "gap", weight=1)
+                                f"{deal.name}'s description names the gap: {p['gap']}", "gap", weight=2)
             allowed.append(allow_deal(deal.id, *fields))
             said, named = next(pairs), next(pairs)
             about = [t for t in posts if 0 in stated(normalise(t), [named.right])]
             results += says(about, said.right, said.others, f"A #deals post gives {deal.name}'s loss reason, {reason}",
-                            "loss reason", weight=1)
+                            "loss reason", weight=2)
         results.append(says(posts, named.right, named.others, "", "deal")[1])
         losses = len([r for r in p["reasons"] if r])
+        alive = next(d for d, r in zip(self._deals(ctx.start, inst), p["reasons"]) if not r)
+        day = date.fromisoformat(p["when"][str(alive.id)])
+        wrong = [alive.close_date, *(day + timedelta(days=k) for k in (-7, -2, -1, 1, 2, 7))]
+        new_date = Claim(date_said(day), [date_said(d) for d in wrong if d != day], "text", "new close date")
+        boss = ctx.start.get(Person, p["boss"])
+        results += reply_checks(said_in_dm(ctx, ctx.actor_id, boss.id), False, boss.name, [new_date],
+                                actions=("closed", "closed lost", "cleaned up", "updated"), weight=4)
+        allowed += allow_posts(ctx, dm_id(ctx.start, ctx.actor_id, boss.id), limit=1, mentions=2)
         return [*results, nothing_else_changed(ctx.diff, allowed + allow_posts(ctx, deals_id, limit=losses, mentions=2))]

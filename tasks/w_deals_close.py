@@ -2,7 +2,8 @@
 form legal approved and names the customer's signatory, who becomes a contact on the account; a
 discount request still waits on the owner's manager and the order form's seat count differs from
 the quote. The deal closes as won on its signing day, at the order form's amount, and the win goes
-to #deals with what won it, which the colleague who ran the final demo knows. Also the helpers the
+to #deals with what won it, which the colleague who ran the final demo knows. The manager asked for
+it by DM: they decide the pending request when asked, and hear the amount it closed at. Also the helpers the
 deal-desk templates share (w_deals_prep, and the refusal in w_deals_refusals)."""
 
 from __future__ import annotations
@@ -18,18 +19,22 @@ from officegym.apps.crm.products import line_total
 from officegym.apps.org.models import Person
 from officegym.apps.tickets import services as tickets
 from officegym.apps.tickets.models import Ticket
-from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.checks import Allow, check, guard, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import added_messages, allow_posts, channel_named, member_ids, named, pick, spread
-from .crm import COMPETITORS, allow_deal, amounts_but, deal_lookalikes, money, open_deals, today
+from .crm import allow_deal, amounts_but, deal_lookalikes, money, open_deals, today
 from .crm_closing import moves_to_won, won_along_the_path
+from .decisions import reply_checks
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .tickets_common import group_named, group_people, next_key
-from .w_deals import (allow_asking, allow_new_line, ask, colleague_of, items_of, managed_deals, new_line, new_product,
-                      note_step, request_step, setup_of)
+from .w_deals_common import (allow_asking, allow_new_line, ask, colleague_of, dm_name, dm_step, items_of,
+                             managed_deals, new_line, new_product, note_step, request_step, rivals_known, said_in_dm,
+                             setup_of)
+from .w_people_replies import dm_reads
 
 DESK = "Deal desk checklist before Closed Won"
 # What won a deal, and the word a post must use to say it (none is a product's, a deal's or an account's name).
@@ -122,9 +127,10 @@ class CloseSignedDeal(TaskTemplate):
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     kind, scale, split = "workflow", "medium", "train"
     rules = (DESK,)
-    summary = ("Close a signed deal per the deal desk checklist: the manager decides the pending discount, the lines "
-               "match the order form on the legal review, the signatory is a contact, the close date is the signing "
-               "day; post the win in #deals with what won it (a colleague knows).")
+    summary = ("A manager asks to close a signed deal as won: per the deal desk checklist, ask the manager to decide the "
+               "pending discount, match the lines to the order form on the legal review, add the signatory as a "
+               "contact, close on the signing day, post the win in #deals with what won it (a colleague knows), and "
+               "report the amount to the manager.")
 
     def sample(self, session, rng, instance):
         deal = spread(with_contacts(session, desk_deals(session, self.split)), instance)
@@ -134,7 +140,7 @@ class CloseSignedDeal(TaskTemplate):
         first, last, title, email, _ = new_buyer(session, rng, deal.account_id)
         lines = items_of(session, deal.id)
         asked, seats = rng.sample([i for i in lines if i.discount_bp <= 2000], 2)
-        high, rival = pick(rng, [22, 25, 28, 30, 32, 35]), pick(rng, COMPETITORS)
+        high, rival = pick(rng, [22, 25, 28, 30, 32, 35]), pick(rng, rivals_known(session))
         quantity = seats.quantity + pick(rng, [-5, -3, -2, 2, 4, 5, 10, 15, 20]) if seats.quantity > 5 else \
             seats.quantity + pick(rng, [1, 2])
         signed = today(session) - timedelta(days=pick(rng, [d for d in range(1, 7)
@@ -152,7 +158,8 @@ class CloseSignedDeal(TaskTemplate):
                              "contract from now on."])
         why, who = pick(rng, sorted(WHY)), lawyer(session, rng)
         key = next_key(session, "LEGAL")
-        steps = [*read_rule(session, DESK, "Closed Won"),
+        dm = dm_name(owner.id, boss.id)
+        steps = [*dm_reads(dm), *read_rule(session, DESK, "Closed Won"),
                  ToolCall("crm_get_opportunity", {"opportunity": deal.id}),
                  ToolCall("crm_get_account", {"account": deal.account.name}),
                  ToolCall("tickets_search_tickets", {"query": f'project = LEGAL AND account = "{deal.account.name}"'}),
@@ -165,19 +172,21 @@ class CloseSignedDeal(TaskTemplate):
                  ToolCall("crm_list_products", {"query": extra.name}),
                  ToolCall("crm_add_line_item", {"opportunity": deal.id, "product": extra.code, "quantity": units})]
         steps += ask(boss.handle, f"Hi @{boss.handle}, {deal.name} is signed: could you decide my pending {high}% "
-                                  f"discount request on its {asked.product.name} line?", len(steps))
+                                  f"discount request on its {asked.product.name} line?", len(steps), role="ask")
         steps += ask(demo.handle, f"Hi @{demo.handle}, {deal.name} is signed! You ran the final demo: what won "
                                   f"{deal.account.name} over?", len(steps))
         steps += [ToolCall("crm_update_opportunity", {"opportunity": deal.id, "close_date": signed.isoformat()}),
                   ToolCall("crm_get_opportunity", {"opportunity": deal.id}),
                   *moves_to_won(deal.id, deal.stage),
                   ToolCall("chat_post_message", {"channel": "deals", "text": (
-                      f"Closed Won: {deal.account.name} signed {deal.name} for {money(total)}. What won it: {why}.")})]
+                      f"Closed Won: {deal.account.name} signed {deal.name} for {money(total)}. What won it: {why}.")},
+                           role="note"),
+                  ToolCall("chat_post_message", {"channel": dm, "text": (
+                      f"@{boss.handle} Done: {deal.name} is Closed Won at {money(total)}, the order form's amount, "
+                      f"closed on {signed.isoformat()}, and the win is posted in #deals.")}, role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            f"The customer signed the order form for your deal \"{deal.name}\" on {signed.isoformat()}. Close it as "
-            f"won, going through the handbook's deal desk checklist first; {named(session, demo)} ran the final demo "
-            "and knows what won it. Change nothing else.",
+            request_instruction(rng, named(session, boss), f"They want {deal.name} closed as won.", "one of your deals"),
             steps, {"deal": deal.id, "asked": asked.id, "seats": seats.id, "quantity": quantity, "high": high,
                     "signed": signed.isoformat(), "total": total, "boss": boss.id, "extra": extra.id, "units": units,
                     "price": price, "why": why, "demo": demo.id, "first": first, "last": last, "email": email},
@@ -185,7 +194,11 @@ class CloseSignedDeal(TaskTemplate):
                            note_step(demo.id, "opportunity", deal.id, f"What won {deal.account.name} over was {why}."),
                            note_step(demo.id, "account", deal.account_id, f"What won them over was {why}."),
                            legal_review_step(owner.id, who.id, deal.account.name, signed - timedelta(days=9),
-                                             comment, signed - timedelta(days=1))))
+                                             comment, signed - timedelta(days=1)),
+                           dm_step(boss.id, owner.id, (
+                               f"@{owner.handle} {deal.account.name} signed the order form for {deal.name} on "
+                               f"{signed.isoformat()}! Please close it as won. @{demo.handle} ran the final demo and "
+                               "knows what won them over."))))
 
     def declare(self, start, inst):
         p = inst.params
@@ -228,7 +241,9 @@ class CloseSignedDeal(TaskTemplate):
                    Allow("crm_line_item", ("updated",), lambda row: row["id"] == p["asked"]
                          and row["discount_bp"] == p["high"] * 100, ("discount_bp", "total_cents")),
                    Allow("crm_contact", ("added",), lambda row: row["account_id"] == deal.account_id),
-                   *allow_asking(ctx, [me, boss], limit=1),
+                   Allow("crm_discount_approval", ("updated",), lambda row: row["line_item_id"] == p["asked"]
+                         and row["status"] != "Pending", ("status", "decided_at", "decision_note")),
+                   *allow_asking(ctx, [me, boss], limit=2),
                    *allow_asking(ctx, [me, ctx.start.get(Person, p["demo"])], limit=2),
                    *allow_posts(ctx, deals_id, None, limit=1, mentions=3)]
         return [check("The deal is Closed Won", now.stage == "Closed Won", f"it is {now.stage}", weight=2),
@@ -240,15 +255,17 @@ class CloseSignedDeal(TaskTemplate):
                       f"{ctx.start.get(Product, p['extra']).name} added at list price",
                       getattr(ctx.final.get(LineItem, seats.id), "quantity", None) == p["quantity"]
                       and new_line(ctx, deal.id, p["extra"], p["units"]), "they do not"),
-                check(f"The pending {p['high']}% discount request was decided before the deal closed", not pending,
-                      "it is still pending"),
+                guard(f"The pending {p['high']}% discount request was decided (by the manager, asked) before the deal "
+                      "closed", not pending, "it is still pending"),
                 check(f"The signatory, {p['first']} {p['last']} ({p['email']}), is a contact on {deal.account.name}",
                       buyer, f"contacts added there: {contacts}"),
                 *says(posts, account.right, account.others, f"The #deals post names {deal.account.name}", "account",
                       weight=1),
                 *says(posts, amount.right, amount.others, f"The #deals post gives the amount, {money(p['total'])}",
-                      "amount", weight=1),
+                      "amount", weight=2),
                 *says(posts, why.right, why.others, f"The #deals post says what won it, {p['why']}", "what won it",
-                      weight=1),
+                      weight=2),
+                *reply_checks(said_in_dm(ctx, ctx.actor_id, boss.id), False, boss.name, [amount],
+                              actions=("closed", "closed won", "won"), weight=3),
                 won_along_the_path(ctx, deal.id),
                 nothing_else_changed(ctx.diff, allowed)]

@@ -25,8 +25,9 @@ from officegym.apps.tickets.models import Component, Group, Ticket, TicketCompon
 from officegym.graders.checks import Allow
 
 from .base import ToolCall
-from .common import channel_named
+from .common import allow_posts, channel_named
 from .tickets_common import group_named, group_people, project_id
+from .w_people_replies import dm_name, dm_reads, dm_replies, dm_step
 
 ROTA, ROTA_SHEET = "On-call Rota", "Rota"
 EPOCH = date(1899, 12, 30)  # day 0 of the sheets app's date serials
@@ -150,6 +151,28 @@ def filing_extras(ticket_id: int | None) -> list[Allow]:
             Allow("tickets_watcher", ("added",), lambda row: row["ticket_id"] == ticket_id, limit=3)]
 
 
+def asked_by_dm(requester_id: int, actor_id: int, text: str, before):
+    """Setup: `before` runs, then the requester asks the actor for the work by direct message, a few
+    minutes before the company's "now"."""
+    return dm_step(requester_id, actor_id, text, before, minutes=5)
+
+
+def request_reads(actor_id: int, requester_id: int) -> list[ToolCall]:
+    """The reads that find the request in the direct messages."""
+    return dm_reads(dm_name(actor_id, requester_id))
+
+
+def report_step(actor_id: int, requester_id: int, text: str) -> ToolCall:
+    """The reply that tells whoever asked, in their DM, what was done."""
+    return ToolCall("chat_post_message", {"channel": dm_name(actor_id, requester_id), "text": text}, role="report")
+
+
+def requester_replies(ctx, requester_id: int) -> tuple[list[str], list[Allow]]:
+    """The actor's replies to whoever asked, in their DM, and the allowance of one."""
+    dm, texts = dm_replies(ctx, requester_id)
+    return texts, (allow_posts(ctx, dm, limit=1) if dm else [])
+
+
 def posted_at(session: Session, author: Person, channel_id: int, text: str, when: datetime,
               thread: int | None = None) -> Message:
     """Setup: a message posted at a time of the story's choosing."""
@@ -159,4 +182,4 @@ def posted_at(session: Session, author: Person, channel_id: int, text: str, when
 
 __all__ = ["monday_of", "this_monday", "rota_sheet", "rota_layout", "rota_ref", "rota_name", "on_call", "read_rota",
            "on_call_groups", "production_id", "production_incidents", "incident_thread", "levels_stated",
-           "filing_extras", "posted_at"]
+           "filing_extras", "asked_by_dm", "request_reads", "report_step", "requester_replies", "posted_at"]

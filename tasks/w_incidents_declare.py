@@ -1,8 +1,9 @@
-"""Declare a production incident from a customer's report in #it-help: the severity matrix (the impact
-with the reporter's update in the thread, the urgency from the customer's account owner, asked in that
-thread), the team that owns the area (the ENG components), the engineer on call this week (the On-call
-Rota), the #incidents announcement in the handbook's format, and the key back in the thread, tagging
-the account owner who tells the customer."""
+"""Declare a production incident from a customer's report in #it-help, which its reporter asks the
+service-desk agent by DM to take: the severity matrix (the impact with the reporter's update in the
+thread, the urgency from the customer's account owner, asked in that thread before it is used), the
+team that owns the area (the ENG components), the engineer on call this week (the On-call Rota), the
+#incidents announcement in the handbook's format, and the key back in the thread (the reply that
+reports it declared), tagging the account owner who tells the customer."""
 
 from __future__ import annotations
 
@@ -18,18 +19,22 @@ from officegym.apps.org.models import Person
 from officegym.apps.tickets.models import Project, TicketComponent
 from officegym.apps.tickets.sla import incident_priority
 from officegym.colleagues import plant_note
-from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.checks import Allow, check, guard, nothing_else_changed
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says, stated
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import added_messages, allow_posts, channel_named, find_message, member_ids, named, spread
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .split import of_split, person_in
 from .tickets_common import added_tickets, group_named, key_pool, next_key, project_id
-from .w_incidents import (COMMUNICATION, HANDOVER, LEVELS, SEVERITY, filing_extras, levels_stated, on_call,
-                          on_call_groups, posted_at, production_id, read_rota, this_monday)
+from .w_incidents import (COMMUNICATION, HANDOVER, LEVELS, SEVERITY, asked_by_dm, filing_extras,
+                          levels_stated, on_call, on_call_groups, posted_at, production_id, read_rota, request_reads,
+                          requester_replies, this_monday)
 
+DECLARED = ("declared", "filed", "raised", "opened", "created", "logged", "tracked")
 # (the team that owns it, as the ENG components describe it: what the customer sees)
 SYMPTOMS = [("Payments", "invoices fail to generate in billing"),
             ("Web", "the customer-facing web app shows an error page right after login"),
@@ -94,24 +99,20 @@ class DeclareIncidentFromReport(TaskTemplate):
                 f"{group} is on it (@{engineer.handle}). First reported by {account.name}.")
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{named(session, reporter)} posted in #it-help a few minutes ago about a problem a customer hit. You're "
-            "on the service desk: declare it as an incident the way the handbook wants it done and get it to the "
-            "engineer who is on call for it this week. The report doesn't say how badly it hurts the customer: their "
-            "account owner knows, so ask them (once) where the handbook allows incident talk. Then give "
-            f"{reporter.name.split()[0]} the ticket key in their thread, tagging whoever the handbook says tells the "
-            "customer. Change nothing else.",
-            [ToolCall("chat_list_messages", {"channel": "it-help", "limit": 10}),
+            request_instruction(rng, named(session, reporter), about="a customer's problem"),
+            [*request_reads(actor.id, reporter.id),
+             ToolCall("chat_list_messages", {"channel": "it-help", "limit": 10}),
              ToolCall("chat_search_messages", {"query": account.name, "channel": "it-help",
                                                "author": f"@{reporter.handle}"}),
-             ToolCall("chat_get_thread", {"message_id": Ref(1, "items.0.id")}),
+             ToolCall("chat_get_thread", {"message_id": Ref(3, "items.0.id")}),
              *read_rule(session, SEVERITY, "incident impact urgency"),
              *read_rule(session, COMMUNICATION, "incident communication"),
              ToolCall("crm_list_accounts", {"query": account.name}),
-             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(2, "parent.id"),
+             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(4, "parent.id"),
                                             "text": f"@{owner.handle} how badly does this hit {account.name} right "
                                                     "now: is their work stopped, slowed, or do they have a "
-                                                    "workaround?"}),
-             ToolCall("chat_get_thread", {"message_id": Ref(2, "parent.id")}),
+                                                    "workaround?"}, role="ask"),
+             ToolCall("chat_get_thread", {"message_id": Ref(4, "parent.id")}),
              ToolCall("tickets_get_project", {"project": "ENG"}),
              *read_rule(session, HANDOVER, "on-call rota"),
              *read_rota(),
@@ -123,16 +124,21 @@ class DeclareIncidentFromReport(TaskTemplate):
                                                 "impact": impact, "urgency": urgency, "group": group,
                                                 "assignee": f"@{engineer.handle}", "components": ["Production"],
                                                 "account": account.name}),
-             ToolCall("chat_post_message", {"channel": "incidents", "text": post}),
-             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(2, "parent.id"),
+             ToolCall("chat_post_message", {"channel": "incidents", "text": post}, role="note"),
+             ToolCall("chat_post_message", {"channel": "it-help", "thread_parent_id": Ref(4, "parent.id"),
                                             "text": f"Declared as {key}: {group} (@{engineer.handle}) is on it. "
                                                     f"Updates in #incidents. @{owner.handle}, over to you to tell "
-                                                    f"{account.name}."})],
+                                                    f"{account.name}."}, role="report")],
             {"account": account.id, "owner": owner.id, "reporter": reporter.id, "group": group, "impact": impact,
              "urgency": urgency, "report": report, "update": update, "it_help": it_help.id,
              "incidents": incidents.id},
-            setup=_report(reporter.id, actor.id, it_help.id, report, update,
-                          (owner.id, account.id, URGENCY[urgency])))
+            setup=asked_by_dm(reporter.id, actor.id, (
+                f"Hi! I just posted {account.name}'s problem in #it-help. You're on the service desk: could you "
+                "declare it as an incident the way the handbook wants it done and get it to the engineer who is on "
+                "call for it this week? My report doesn't say how badly it hurts them: their account owner knows, so "
+                "ask them (once) where the handbook allows incident talk. Then give me the ticket key in my thread, "
+                "tagging whoever the handbook says tells the customer."),
+                _report(reporter.id, actor.id, it_help.id, report, update, (owner.id, account.id, URGENCY[urgency]))))
 
     def declare(self, start, inst):
         p = inst.params
@@ -179,36 +185,45 @@ class DeclareIncidentFromReport(TaskTemplate):
                   "priority": incident_priority(p["impact"], p["urgency"]).lower()}
         mine = lambda r: (r["project_id"] == pid and r["reporter_id"] == ctx.actor_id  # noqa: E731
                           and r["type"] == "Incident" and r["account_id"] in (None, p["account"]))
+        owner, reporter = ctx.start.get(Person, p["owner"]), ctx.start.get(Person, p["reporter"])
+        direct, to_reporter = requester_replies(ctx, reporter.id)  # the thread reply may be all the reply there is
+        asked = [t for t in (r["text"] for r in added_messages(ctx, ctx.actor_id) if r["thread_parent_id"] == report)
+                 if stated(t, [owner_claim.right]) and not stated(t, [Candidate.text(key)])]
         return [check("One Incident was filed in IT", len(filed) == 1, f"{len(filed)} incidents of yours in IT"),
                 check(f"It is a Production incident of {p['group']}, assigned to {engineer.name} (on call this week)",
                       ticket and production in components and ticket["group_id"] == group.id
                       and ticket["assignee_id"] == engineer.id,
                       f"group {ticket.get('group_id')}, assignee {ticket.get('assignee_id')}, "
-                      f"components {sorted(components)}", weight=2),
+                      f"components {sorted(components)}"),
                 check(f"Its impact is {p['impact']} and its urgency {p['urgency']} (the thread's update, the owner's "
                       "answer)",
                       (ticket.get("impact"), ticket.get("urgency")) == (p["impact"], p["urgency"]),
-                      f"found {ticket.get('impact')} / {ticket.get('urgency')}", weight=2),
+                      f"found {ticket.get('impact')} / {ticket.get('urgency')}"),
+                guard(f"The urgency comes from {owner.name}'s answer: you asked them in the report's thread",
+                      bool(asked), "no reply in the thread asks them before the key is given"),
                 *says(posts, Candidate.text(key), key_pool(ctx.start, "IT", key),
-                      f"A top-level #incidents post gives the key {key}", "ticket key", weight=1, deniable=False),
+                      f"A top-level #incidents post gives the key {key}", "ticket key", weight=2, deniable=False),
                 *says(posts, account_claim.right, account_claim.others, "It names the customer who reported it",
                       "customer", weight=1, deniable=False),
                 *says(posts, group_claim.right, group_claim.others, f"It says {p['group']} is on it", "group",
-                      weight=1),
+                      weight=2),
                 check("It states the impact, urgency and priority the ticket shows",
-                      any(levels_stated(t) == wanted for t in posts), f"posts: {[t[:100] for t in posts]}"),
+                      any(levels_stated(t) == wanted for t in posts), f"posts: {[t[:100] for t in posts]}", weight=2),
                 *says(replies, Candidate.text(key), key_pool(ctx.start, "IT", key),
-                      f"Your reply in the report's thread gives the key {key}", "ticket key", weight=1,
+                      f"Your reply in the report's thread gives the key {key}", "ticket key", weight=2,
                       deniable=False),
+                *report_reply(told + direct, f"Your reply to {reporter.name} says the incident is declared", DECLARED,
+                              weight=2),
                 *says(told, owner_claim.right, owner_claim.others, f"That reply tags {owner_claim.right.label}, the "
-                      "account owner, who tells the customer", owner_claim.kind, weight=1),
+                      "account owner, who tells the customer", owner_claim.kind, weight=2),
                 nothing_else_changed(ctx.diff, [
                     Allow("tickets_ticket", ("added",), mine),
                     Allow("tickets_project", ("updated",), lambda row: row["id"] == pid, ("next_number",)),
                     Allow("tickets_ticket_component", ("added",), lambda row: row["component_id"] == production),
                     *filing_extras(ticket.get("id")),
                     *allow_posts(ctx, p["incidents"], None),
-                    *allow_posts(ctx, p["it_help"], report, limit=2, mentions=3)])]  # the question, the key
+                    *allow_posts(ctx, p["it_help"], report, limit=2, mentions=3),  # the question, the key
+                    *to_reporter])]
 
 
 def _report(reporter_id: int, actor_id: int, channel_id: int, report: str, update: str, knows: tuple[int, int, str]):

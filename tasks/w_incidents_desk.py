@@ -1,7 +1,8 @@
 """The service desk's queue: colleagues have picked up tickets this morning (one only by claiming it in
-the team channel), and the agent takes the next three the way the handbook orders them (the oldest
-ticket of the highest priority first), gives each reporter a first response (which stops the SLA
-clock) and tells the team channel which it took."""
+the team channel), and a teammate asks the agent by DM to take the next three the way the handbook
+orders them (the oldest ticket of the highest priority first): each gets a first response saying it is
+being worked on (which stops the SLA clock), the team channel hears which three, and so does the
+teammate."""
 
 from __future__ import annotations
 
@@ -15,19 +16,29 @@ from officegym.apps.org.models import Person
 from officegym.apps.tickets import services as tickets
 from officegym.apps.tickets.models import Project, Ticket
 from officegym.graders.checks import check, nothing_else_changed
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_posts, spread
+from .common import added_messages, allow_posts, named, spread
+from .decisions import reply_checks
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .split import in_split, person_in
 from .tickets_common import (LOOKALIKES, allow_comment, allow_ticket, ending, group_named, group_people, key_pool,
                              new_comments, ticket_by_key, tickets_where)
+from .w_incidents import asked_by_dm, report_step, request_reads, requester_replies
 from .w_incidents_swap import NAMING, _team_channel
 
 SLA = "Service desk SLA targets"
 QUEUES = ("IT Support", "Commercial Legal")
+TAKEN = ("taking", "took", "taken", "picked up", "picking up", "grabbed", "grabbing", "assigned", "claimed")
+# How a first response says the ticket is being worked on (the state it tells the reporter).
+ON_IT = Candidate.text("picking this up", "picked this up", "picking it up", "picked it up", "on it", "looking into",
+                       "working on", "started", "starting", "taken", "taking", "assigned to me", "in progress",
+                       "investigating", "look into", "work on", "picked up", "picking up", "handling", "i've got",
+                       "i have this", "i'm on")
 
 
 def queue(session: Session, group_id: int) -> list[Ticket]:
@@ -88,7 +99,8 @@ class TakeNextFromQueue(TaskTemplate):
         mates = [p for p in group_people(session, group.id) if p.id != actor.id]
         pickups = [(t.key, rng.choice(mates).id) for t in line[:last] if t not in taken and t is not claimed]
         project = session.get(Project, taken[0].project_id).key
-        steps = [*read_rule(session, SLA, "oldest ticket"),
+        requester = rng.choice([m for m in mates if m.id != claimer.id] or mates)
+        steps = [*request_reads(actor.id, requester.id), *read_rule(session, SLA, "oldest ticket"),
                  ToolCall("tickets_search_tickets", {"query": f"group = \"{group.name}\" AND status = New ORDER BY "
                                                               "priority DESC, created ASC", "limit": 10}),
                  ToolCall("org_get_person", {"person": f"@{actor.handle}"}),
@@ -99,20 +111,26 @@ class TakeNextFromQueue(TaskTemplate):
                       ToolCall("tickets_assign_ticket", {"key": ticket.key, "assignee": f"@{actor.handle}"}),
                       ToolCall("tickets_transition_ticket", {"key": ticket.key, "transition": "Start work"}),
                       ToolCall("tickets_add_comment", {"key": ticket.key, "body": "Hi, I'm picking this up now and "
-                                                                                  "will keep you posted here."})]
+                                                                                  "will keep you posted here."},
+                               role="note")]
         keys = [t.key for t in taken]
         steps.append(ToolCall("chat_post_message", {"channel": team.name,
-                                                    "text": f"Taking {', '.join(keys)} from the queue."}))
+                                                    "text": f"Taking {', '.join(keys)} from the queue."},
+                              role="report"))
+        steps.append(report_step(actor.id, requester.id, f"Done: {', '.join(keys)} are mine and started, each "
+                                                         "with a first response, and the team knows."))
         return TaskInstance(
             self.id, instance, actor.id,
-            f"You're on the {group.name} desk this morning and colleagues have already picked up a few tickets "
-            "(assigned to themselves, or claimed in your team channel). Take the next three from the queue in the "
-            "order the handbook says: make them yours, start work on them and give each reporter a first response "
-            "on the ticket. Then post once in your team channel which three you took, naming only their keys. "
-            "Change nothing else.",
+            request_instruction(rng, named(session, requester), about="the queue"),
             steps,
-            {"keys": keys, "claimed": claimed.key, "project": project, "team": team.id, "group": group.name},
-            setup=_pickups(pickups, (claimer.id, team.id, claimed.key)))
+            {"keys": keys, "claimed": claimed.key, "project": project, "team": team.id, "group": group.name,
+             "requester": requester.id},
+            setup=asked_by_dm(requester.id, actor.id, (
+                f"Morning! You're on the {group.name} desk today and colleagues have already picked up a few tickets "
+                "(assigned to themselves, or claimed in your team channel). Could you take the next three from the "
+                "queue in the order the handbook says? Make them yours, start work on them and give each reporter a "
+                "first response on the ticket, then post once in your team channel which three you took, naming only "
+                "their keys."), _pickups(pickups, (claimer.id, team.id, claimed.key))))
 
     def declare(self, start, inst):
         p = inst.params
@@ -130,17 +148,21 @@ class TakeNextFromQueue(TaskTemplate):
         declared = self.declare(ctx.start, inst)
         posts = [r["text"] for r in added_messages(ctx, ctx.actor_id)
                  if r["channel_id"] == p["team"] and r["thread_parent_id"] is None]
-        results, allowed = [], allow_posts(ctx, p["team"], None, mentions=1)
+        requester = ctx.start.get(Person, p["requester"])
+        texts, allowed = requester_replies(ctx, requester.id)
+        results = [*report_reply(posts, "Your team channel post says you took them", TAKEN, weight=2),
+                   *reply_checks(texts, False, requester.name, declared.claims, actions=TAKEN, weight=2)]
+        allowed += allow_posts(ctx, p["team"], None, mentions=1)
         for key, claim in zip(p["keys"], declared.claims):
             was = ticket_by_key(ctx.start, key)
             now = ctx.final.get(Ticket, was.id)
+            responses = [r["body"] for r in new_comments(ctx, was.id, internal=False)]
             results += [check(f"{key} is yours and In Progress", now.assignee_id == ctx.actor_id
-                              and now.status == "In Progress", f"{now.status}, assigned to {now.assignee_id}",
-                              weight=2),
-                        check(f"{key} has your first response (a public comment)",
-                              len(new_comments(ctx, was.id, internal=False)) == 1, "no public comment of yours"),
+                              and now.status == "In Progress", f"{now.status}, assigned to {now.assignee_id}"),
+                        *says(responses, ON_IT, [], f"{key} has your first response (a public comment) saying it is "
+                              "being worked on", "state", weight=2),
                         *says(posts, claim.right, claim.others, f"Your team channel post says you took {key}",
-                              claim.kind, weight=1)]
+                              claim.kind, weight=2)]
             allowed += [allow_ticket(was.id, "first_response_at", values=ending(
                             was, assignee_id=ctx.actor_id, status="In Progress") | {
                             "status": (was.status, "Assigned", "In Progress")}),

@@ -1,10 +1,9 @@
-"""Incident follow-up: a resolved production incident whose root cause was never recorded. The engineer
-who worked it knows the cause and that a later incident had the same one (a colleague's note); the agent
-asks them where the handbook allows incident talk (the incident's #incidents thread, never a DM), records
-the cause as a work note on both incidents and tells each reporter in a public comment. When no Problem
-tracks the cause yet, the agent files one for the engineer on call this week (the On-call Rota) and
-links both incidents to it; when one does, it links the later incident to it and records the cause
-there. Either way both #incidents threads name the Problem."""
+"""Incident follow-up, asked for by a teammate in a DM: a resolved production incident whose root cause
+was never recorded. The engineer who worked it knows the cause and that a later incident had the same
+one; the agent asks them in the incident's #incidents thread (never a DM), records the cause on both
+incidents (work notes, and a public comment for each reporter), files the Problem for this week's
+on-call engineer (or uses the one that tracks the cause already), links them, names it in both
+threads and tells the teammate."""
 
 from __future__ import annotations
 
@@ -20,17 +19,21 @@ from officegym.apps.tickets import services as tickets
 from officegym.apps.tickets.models import Group, Link, Ticket
 from officegym.colleagues import plant_note
 from officegym.graders.checks import Allow, check, guard, nothing_else_changed
-from officegym.graders.statements import Candidate, says
+from officegym.graders.replies import report_reply
+from officegym.graders.statements import Candidate, says, stated
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import added_messages, allow_posts, channel_named, member_ids, named, spread, top_level_messages
+from .decisions import reply_checks
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .split import of_split, person_in
 from .tickets_common import (LOOKALIKES, added_tickets, allow_comment, allow_ticket, group_people, key_pool,
                              new_comments, next_key, project_id, ticket_by_key)
-from .w_incidents import (COMMUNICATION, HANDOVER, filing_extras, incident_thread, on_call, production_id,
-                          production_incidents, read_rota, this_monday)
+from .w_incidents import (COMMUNICATION, HANDOVER, asked_by_dm, filing_extras, incident_thread, on_call,
+                          production_id, production_incidents, read_rota, report_step, request_reads,
+                          requester_replies, this_monday)
 from .w_incidents_rota import SERVICES, SYMPTOMS
 
 # (what the engineer says caused it, the words a note or comment must keep)
@@ -42,6 +45,7 @@ CAUSES = [("a connection pool leak in the database client", "connection pool lea
           ("clock skew between the nodes breaking token checks", "clock skew"),
           ("an unbounded queue consumer shipped in the last deploy", "unbounded queue consumer"),
           ("a cache stampede when the cache nodes restarted", "cache stampede")]
+RECORDED = ("recorded", "tracked", "filed", "linked", "logged", "noted", "written up", "documented")
 NEEDS_WORK = "What we shipped only hid it: the cause is still there and needs proper engineering work."
 
 
@@ -52,9 +56,8 @@ def _problem_of(session: Session, ticket: Ticket) -> Ticket | None:
 
 
 def _followups(session: Session, split: str) -> tuple[list, list]:
-    """Resolved production incidents of the split announced in #incidents by their assignee and reported
-    by someone else: those no Problem tracks, and those linked to a Problem of their own group (which
-    the group's people may work), with that Problem."""
+    """Resolved production incidents of the split announced in #incidents by their assignee and reported by
+    someone else: those no Problem tracks, and those linked to a Problem of their group, with that Problem."""
     free, linked = [], []
     for ticket in of_split(split, "ticket", production_incidents(session), lambda t: t.key):
         top = incident_thread(session, ticket.key)
@@ -104,21 +107,24 @@ class IncidentRootCauseFollowup(TaskTemplate):
                 f"follow-up is the same. {tail}")
         later = _later(session, rng, ticket, actor, engineer, problem is None)
         owner = on_call(session, group.name, this_monday(session)) or engineer
-        steps = [ToolCall("tickets_get_ticket", {"key": ticket.key}),
+        requester = rng.choice([p for p in members if p.id not in (actor.id, engineer.id)] or [owner])
+        steps = [*request_reads(actor.id, requester.id), ToolCall("tickets_get_ticket", {"key": ticket.key}),
                  ToolCall("tickets_list_comments", {"key": ticket.key}),
                  *read_rule(session, COMMUNICATION, "incident root cause"),
                  ToolCall("chat_search_messages", {"query": f"{ticket.key} {ticket.summary}", "channel": "incidents"}),
-                 ToolCall("chat_get_thread", {"message_id": Ref(4, "items.0.id")}),
-                 ToolCall("chat_post_message", {"channel": "incidents", "thread_parent_id": Ref(5, "parent.id"),
+                 ToolCall("chat_get_thread", {"message_id": Ref(6, "items.0.id")}),
+                 ToolCall("chat_post_message", {"channel": "incidents", "thread_parent_id": Ref(7, "parent.id"),
                                                 "text": f"@{engineer.handle} I'm doing the follow-up of "
-                                                        f"{ticket.key}: what was its root cause?"}),
-                 ToolCall("chat_get_thread", {"message_id": Ref(5, "parent.id")}),
+                                                        f"{ticket.key}: what was its root cause?"}, role="ask"),
+                 ToolCall("chat_get_thread", {"message_id": Ref(7, "parent.id")}),
                  ToolCall("tickets_add_work_note", {"key": ticket.key,
-                                                    "body": f"Root cause (per @{engineer.handle}): {text}."}),
+                                                    "body": f"Root cause (per @{engineer.handle}): {text}."},
+                          role="note"),
                  ToolCall("tickets_get_ticket", {"key": later_key}),
                  ToolCall("tickets_list_comments", {"key": later_key}),
                  ToolCall("tickets_add_work_note", {"key": later_key, "body": f"Root cause (per @{engineer.handle}, "
-                                                                              f"same as {ticket.key}): {text}."})]
+                                                                              f"same as {ticket.key}): {text}."},
+                          role="note")]
         if problem is None:
             steps += [ToolCall("tickets_search_tickets", {"query": "project = IT AND type = Problem AND "
                                                                    "statusCategory != Done"}),
@@ -136,34 +142,38 @@ class IncidentRootCauseFollowup(TaskTemplate):
             steps += [ToolCall("tickets_get_ticket", {"key": problem_key}),
                       ToolCall("tickets_add_work_note", {"key": problem_key,
                                                          "body": f"Root cause confirmed by @{engineer.handle}: {text}. "
-                                                                 f"It caused {ticket.key} and {later_key}."})]
+                                                                 f"It caused {ticket.key} and {later_key}."},
+                               role="note")]
         at = len(steps) + 1
         steps += [ToolCall("tickets_link_tickets", {"key": later_key, "kind": "is caused by", "other": problem_key}),
                   ToolCall("chat_search_messages", {"query": f"{later_key} {later['summary']}",
                                                     "channel": "incidents"}),
                   ToolCall("chat_get_thread", {"message_id": Ref(at, "items.0.id")})]
-        for key, parent in ((ticket.key, Ref(5, "parent.id")), (later_key, Ref(at + 1, "parent.id"))):
+        for key, parent in ((ticket.key, Ref(7, "parent.id")), (later_key, Ref(at + 1, "parent.id"))):
             steps.append(ToolCall("chat_post_message", {"channel": "incidents", "thread_parent_id": parent,
                                                         "text": f"Root cause of {key} recorded; it is tracked in "
-                                                                f"{problem_key}."}))
+                                                                f"{problem_key}."}, role="report"))
         for key in (ticket.key, later_key):
             steps.append(ToolCall("tickets_add_comment", {"key": key, "body": f"Follow-up: the root cause was {text}. "
                                                                             f"The lasting fix is tracked in "
-                                                                            f"{problem_key}."}))
+                                                                            f"{problem_key}."}, role="note"))
+        steps.append(report_step(actor.id, requester.id, f"Done: the root cause of {ticket.key} and {later_key} "
+                                                         f"({text}) is recorded, and {problem_key} tracks it."))
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{ticket.key} (\"{ticket.summary}\") was resolved, but its root cause never got recorded. Do its "
-            f"follow-up the way the handbook says; {named(session, engineer)}, who worked it, knows what caused it "
-            "and whether another incident had the same cause (ask them once; follow that one up the same way). Any "
-            f"work the follow-up creates goes to whoever is on call for {group.name} this week. Also: the Problem "
-            "that tracks the cause must state it, each incident's #incidents thread must end up naming that Problem, "
-            "and each incident's reporter should learn the cause from a public comment on their ticket. Change "
-            "nothing else.",
+            request_instruction(rng, named(session, requester), about="an incident's follow-up"),
             steps,
             {"key": ticket.key, "later": later_key, "engineer": engineer.id, "cause": text, "words": words,
              "problem": problem.key if problem else None, "channel": incidents.id,
-             "thread": incident_thread(session, ticket.key).id, "group": group.name},
-            setup=_story(engineer.id, ticket.key, note, later))
+             "thread": incident_thread(session, ticket.key).id, "group": group.name, "requester": requester.id},
+            setup=asked_by_dm(requester.id, actor.id, (
+                f"Hi! {ticket.key} (\"{ticket.summary}\") was resolved, but its root cause never got recorded. Could "
+                f"you do its follow-up the way the handbook says? @{engineer.handle}, who worked it, knows what caused "
+                "it and whether another incident had the same cause (ask them once; follow that one up the same way). "
+                f"Any work the follow-up creates goes to whoever is on call for {group.name} this week. Also: the "
+                "Problem that tracks the cause must state it, each incident's #incidents thread must end up naming "
+                "that Problem, and each incident's reporter should learn the cause from a public comment on their "
+                "ticket."), _story(engineer.id, ticket.key, note, later)))
 
     def declare(self, start, inst):
         p = inst.params
@@ -200,15 +210,21 @@ class IncidentRootCauseFollowup(TaskTemplate):
                 Link.source_id == ticket.id, Link.target_id == problem_id, Link.kind == "caused_by")) is not None
             results += [*says([r["body"] for r in new_comments(ctx, ticket.id, internal=True)], cause.right,
                               cause.others, f"A work note on {incident_key} records the root cause ({p['cause']})",
-                              cause.kind),
+                              cause.kind, weight=3),
                         *says([r["body"] for r in new_comments(ctx, ticket.id, internal=False)], cause.right,
                               cause.others, f"A public comment on {incident_key} tells its reporter the cause",
-                              cause.kind, weight=1),
+                              cause.kind),
                         *([] if problem is not None and incident_key == p["key"] else  # linked already
                           [check(f"{incident_key} is linked to the Problem {key} (is caused by)", linked,
                                  "no such link")]),
                         *says(replies, Candidate.text(key), pool, f"A reply in {incident_key}'s #incidents thread "
-                              f"names the Problem {key}", key_claim.kind, weight=1, deniable=False)]
+                              f"names the Problem {key}", key_claim.kind, deniable=False),
+                        *report_reply([t for t in replies if stated(t, [Candidate.text(key)])], f"That reply says "
+                                      f"{incident_key}'s root cause is recorded", RECORDED, weight=2)]
+            if incident_key == p["key"]:
+                engineer = Candidate.person(ctx.start.get(Person, p["engineer"]))
+                results.append(guard(f"The cause is {engineer.label}'s: you asked them in {incident_key}'s thread",
+                                     any(stated(t, [engineer]) for t in replies), "no reply there asks them"))
             allowed += [allow_comment(ctx, ticket.id, None, internal=True),
                         allow_comment(ctx, ticket.id, None, internal=False),
                         allow_ticket(ticket.id, "first_response_at"),
@@ -240,7 +256,10 @@ class IncidentRootCauseFollowup(TaskTemplate):
                               cause.kind, weight=1)]
             allowed += [allow_comment(ctx, problem.id, None, internal=True),
                         allow_comment(ctx, problem.id, None, internal=False), allow_ticket(problem.id)]
-        return results + [nothing_else_changed(ctx.diff, allowed)]
+        texts, told = requester_replies(ctx, p["requester"])
+        facts = [cause, Claim(Candidate.text(key), pool, "text", key_claim.kind)]
+        results += reply_checks(texts, False, ctx.start.get(Person, p["requester"]).name, facts, actions=RECORDED)
+        return results + [nothing_else_changed(ctx.diff, allowed + told)]
 
 
 def _later(session: Session, rng, ticket: Ticket, actor: Person, engineer: Person, workaround: bool) -> dict:

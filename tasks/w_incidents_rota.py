@@ -1,6 +1,8 @@
-"""On-call workflows over the On-call Rota workbook: the Monday handover of a group's open incidents
-from the engineer whose week ended to the one whose week starts (both found in the rota), and a swap
-of on-call weeks that one teammate asks for and someone from another group asks for too."""
+"""The Monday handover over the On-call Rota workbook: a teammate asks, by DM, the engineer whose on-call
+week ended to hand the group's open incidents to the one whose week starts (found in the rota): a
+handover note on each (its state, what was tried, the next step), the new assignee, a reply in each
+incident's thread, and a word back to the teammate. Its stories' services and symptoms serve the
+other operations templates too."""
 
 from __future__ import annotations
 
@@ -17,17 +19,20 @@ from officegym.apps.tickets.models import Ticket
 from officegym.apps.tickets.sla import incident_priority
 from officegym.apps.tickets.workflow import is_open
 from officegym.graders.checks import check, nothing_else_changed
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says
 
 from .base import Declaration, Claim, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_posts, channel_named, member_ids, spread
+from .common import added_messages, allow_posts, channel_named, member_ids, named, spread
+from .decisions import reply_checks
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .split import person_in
 from .tickets_common import (LOOKALIKES, allow_comment, allow_ticket, ending, group_named, group_people, new_comments,
                              next_key, tickets_where)
-from .w_incidents import (HANDOVER, incident_thread, on_call_groups, production_incidents, read_rota, rota_name,
-                          rota_ref, rota_sheet, this_monday)
+from .w_incidents import (HANDOVER, asked_by_dm, incident_thread, on_call_groups, production_incidents, read_rota,
+                          report_step, request_reads, requester_replies, rota_name, rota_ref, rota_sheet, this_monday)
 
 SERVICES = ["billing-api", "auth-service", "search-indexer", "notifications", "export-worker", "scheduler",
             "ledger", "webhooks", "mobile-gateway", "reporting-service", "data-pipeline", "web-app"]
@@ -37,6 +42,16 @@ TRIED = ["restarted the pods", "rolled back the last deploy", "scaled the worker
          "flushed the cache"]
 NEXT = ["compare heap dumps from before and after the deploy", "ask the vendor about their rate limit change",
         "add a canary for the retry path", "watch the error rate for a full business day"]
+# How a handover note may say what was tried and what comes next (its facts, each among the others).
+TRIED_WORDS = {"restarted the pods": ("restarted", "restart", "restarting"),
+               "rolled back the last deploy": ("rolled back", "rollback", "roll back", "rolling back"),
+               "scaled the workers out": ("scaled", "scale out", "scaling out", "scaled out"),
+               "failed over to the replica": ("failed over", "failover", "fail over", "failing over"),
+               "flushed the cache": ("flushed", "flush", "flushing", "cache flush")}
+NEXT_WORDS = {NEXT[0]: ("heap dump", "heap dumps"), NEXT[1]: ("vendor", "rate limit"), NEXT[2]: ("canary",),
+              NEXT[3]: ("error rate",)}
+HANDED = ("handing over", "handed over", "handing it over", "handing", "handed", "assigned", "reassigned",
+          "passing", "passed", "taking over", "takes over", "took over")
 
 
 def _future(session: Session, group: str, weeks: range) -> dict[str, datetime]:
@@ -101,7 +116,7 @@ class OnCallHandover(TaskTemplate):
         existing = [t.key for t in _open_incidents(session, group.id)]
         keys = sorted(existing + planted, key=lambda key: int(key.split("-")[1]))
         by_key = {t.key: t for t in _open_incidents(session, group.id)}
-        steps = [*read_rule(session, HANDOVER, "on-call handover"), *read_rota(),
+        steps = [*request_reads(actor.id, other.id), *read_rule(session, HANDOVER, "on-call handover"), *read_rota(),
                  ToolCall("tickets_get_group", {"group": group.name}),
                  ToolCall("tickets_search_tickets", {"query": f"project = IT AND type = Incident AND group = "
                                                               f"\"{group.name}\" AND statusCategory != Done "
@@ -113,23 +128,31 @@ class OnCallHandover(TaskTemplate):
                     "the customers who reported it." if spec else
                     f"Handover: still {by_key[key].status}. Next step: carry on the investigation in the thread. "
                     "Waiting: support and the customers who reported it.")
+            state = "In Progress" if spec else by_key[key].status
+            handing = f"Handing over to @{incoming.handle}: {key} is still {state}."
             at = len(steps)
             steps += [ToolCall("tickets_get_ticket", {"key": key}),
                       ToolCall("tickets_list_comments", {"key": key}),
                       ToolCall("chat_search_messages", {"query": f"{key} {summary}", "channel": "incidents"}),
                       ToolCall("chat_get_thread", {"message_id": Ref(at + 2, "items.0.id")}),
-                      ToolCall("tickets_add_work_note", {"key": key, "body": note}),
+                      ToolCall("tickets_add_work_note", {"key": key, "body": note}, role="note"),
                       ToolCall("tickets_assign_ticket", {"key": key, "assignee": incoming.id}),
                       ToolCall("chat_post_message", {"channel": "incidents",
                                                      "thread_parent_id": Ref(at + 3, "parent.id"),
-                                                     "text": f"Handing over to @{incoming.handle}."})]
+                                                     "text": handing}, role="report")]
+        steps.append(report_step(actor.id, other.id, f"Done: I handed {', '.join(keys)} over to @{incoming.handle}, "
+                                                     "with a handover note on each."))
         return TaskInstance(
             self.id, instance, actor.id,
-            "It's Monday morning and your on-call week has just ended. Do the handover the way the handbook says. "
-            "Change nothing else.",
+            request_instruction(rng, named(session, other), about="the on-call handover"),
             steps,
-            {"group": group.name, "incoming": incoming.id, "channel": channel_named(session, "incidents").id},
-            setup=_handover(group.name, specs, swaps, decoy_group.name, decoy_engineer.id, services[3:]))
+            {"group": group.name, "incoming": incoming.id, "channel": channel_named(session, "incidents").id,
+             "requester": other.id,
+             "worked": {key: [specs[planted.index(key)][4], specs[planted.index(key)][5]] for key in planted}},
+            setup=asked_by_dm(other.id, actor.id, (
+                "Morning! Your on-call week has just ended: could you do the handover of our open incidents the way "
+                "the handbook says?"), _handover(group.name, specs, swaps, decoy_group.name, decoy_engineer.id,
+                                                 services[3:])))
 
     def _handed(self, start, inst) -> list[Ticket]:
         return _open_incidents(start, group_named(start, inst.params["group"]).id)
@@ -153,24 +176,43 @@ class OnCallHandover(TaskTemplate):
         declared = self.declare(ctx.start, inst)
         incoming = ctx.start.get(Person, p["incoming"])
         claim = declared.claims[0]
-        results, allowed = [], []
+        requester = ctx.start.get(Person, p["requester"])
+        texts, allowed = requester_replies(ctx, requester.id)
+        told = Claim(claim.right, [c for c in claim.others if c.label != requester.name], "text", claim.kind)
+        results = reply_checks(texts, False, requester.name, [told], actions=HANDED, weight=2)
         for ticket in self._handed(ctx.start, inst):
             now = ctx.final.get(Ticket, ticket.id)
             top = incident_thread(ctx.start, ticket.key)
             replies = [r["text"] for r in added_messages(ctx, ctx.actor_id)
                        if top is not None and r["thread_parent_id"] == top.id]
+            notes = [r["body"] for r in new_comments(ctx, ticket.id, internal=True)]
             results += [check(f"{ticket.key} is assigned to {incoming.name}", now.assignee_id == incoming.id,
-                              f"assigned to {now.assignee_id}", weight=2),
-                        check(f"{ticket.key} has your handover work note",
-                              len(new_comments(ctx, ticket.id, internal=True)) == 1, "no work note of yours"),
+                              f"assigned to {now.assignee_id}"),
+                        *says(notes, Candidate.text(ticket.status), [], f"{ticket.key}'s handover work note states "
+                              f"its state ({ticket.status})", "state", weight=2),
+                        *_worked(notes, ticket.key, p["worked"].get(ticket.key)),
+                        *report_reply(replies, "Its #incidents thread says you hand it over", HANDED, weight=1),
                         *says(replies, claim.right, claim.others,
-                              f"Its #incidents thread says you hand over to @{incoming.handle}", claim.kind, weight=1)]
+                              f"Its #incidents thread says you hand over to @{incoming.handle}", claim.kind, weight=2)]
             allowed += [allow_ticket(ticket.id, values=ending(ticket, assignee_id=incoming.id,
                                                               status="Assigned" if ticket.status == "New" else
                                                               ticket.status)),
                         allow_comment(ctx, ticket.id, None, internal=True),
                         *(allow_posts(ctx, p["channel"], top.id) if top is not None else [])]
         return results + [nothing_else_changed(ctx.diff, allowed)]
+
+
+def _worked(notes: list[str], key: str, worked: list[str] | None) -> list:
+    """The checks that a handover note states what was tried and the next step, each among the others
+    (an incident of last week whose story the setup wrote; older ones state their state only)."""
+    if not worked:
+        return []
+    tried, step = worked
+    return [*says(notes, Candidate.text(*TRIED_WORDS[tried]), [Candidate.text(*TRIED_WORDS[t]) for t in TRIED
+                                                                 if t != tried],
+                  f"{key}'s handover work note says what was tried ({tried})", "attempt", weight=2, deniable=False),
+            *says(notes, Candidate.text(*NEXT_WORDS[step]), [Candidate.text(*NEXT_WORDS[n]) for n in NEXT if n != step],
+                  f"{key}'s handover work note gives the next step ({step})", "next step", weight=2, deniable=False)]
 
 
 def _handover(group: str, specs: list, swaps: list, decoy_group: str, decoy_engineer: int, spare: list[str]):

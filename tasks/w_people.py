@@ -18,6 +18,7 @@ from sqlalchemy import select
 from officegym import clock
 from officegym.apps.org.models import Person, Team
 from officegym.apps.tickets import services as tickets
+from officegym.apps.tickets.models import Comment
 from officegym.graders.checks import Allow
 from officegym.graders.statements import Candidate
 
@@ -98,6 +99,44 @@ def day_claim(day: date, field: str) -> Claim:
                  [Candidate.text(d.isoformat(), *day_spellings(d)) for d in others], field, "date")
 
 
+# How long a new person needs an access, as the buddy says it, and the ways a request may write it.
+UNTIL = {"team": ("for as long as they are on the team",
+                  ("as long as they are on the team", "as long as they're on the team", "as long as they are on it",
+                   "while they are on the team", "while they're on the team", "for their time on the team",
+                   "no end date", "ongoing", "permanent", "permanently", "indefinitely", "open-ended")),
+         "quarter": ("until the end of the quarter", ("end of the quarter", "end of this quarter", "quarter end",
+                                                      "quarter-end")),
+         "month": ("until the end of the month", ("end of the month", "end of this month", "month end", "month-end"))}
+LEVELS = {"write": ("write", "read/write", "read-write", "read and write", "edit", "editing"),
+          "read": ("read", "read-only", "read only", "view", "viewing", "view-only")}
+
+
+def _until_day(kind: str, today: date) -> date | None:
+    """The last day an access lasts: the end of the quarter or of the month (None: no end date)."""
+    if kind == "team":
+        return None
+    month = 3 * ((today.month - 1) // 3) + 3 if kind == "quarter" else today.month
+    following = date(today.year + (month == 12), month % 12 + 1, 1)
+    return following - timedelta(days=1)
+
+
+def until_claim(kind: str, today: date, field: str = "description") -> Claim:
+    """A claim that a request says until when the access is needed (`kind` of UNTIL), among the others."""
+    def candidate(k: str, skip: set[date]) -> Candidate:
+        day = _until_day(k, today)
+        days = day_spellings(day) if day is not None and day not in skip else ()
+        quarter = (f"end of Q{(today.month - 1) // 3 + 1}",) if k == "quarter" else ()
+        return Candidate.text(UNTIL[k][0], *UNTIL[k][1], *quarter, *days)
+    mine = _until_day(kind, today)
+    return Claim(candidate(kind, set()), [candidate(k, {mine}) for k in UNTIL if k != kind], field, "until when")
+
+
+def level_claim(level: str, field: str = "description") -> Claim:
+    """A claim that a request says which access it needs, read or write."""
+    return Claim(Candidate.text(*LEVELS[level]), [Candidate.text(*v) for k, v in LEVELS.items() if k != level], field,
+                 "access level")
+
+
 def access_summary(system: str, name: str) -> str:
     """An access request's summary, as the naming conventions write it."""
     return f"Access to {system} for {name}"
@@ -118,6 +157,16 @@ def allow_new_tickets(ctx, project_key: str, accepts, limit: int) -> list[Allow]
     return [Allow("tickets_ticket", ("added",), lambda r: r["id"] in ids, limit=limit),
             Allow("tickets_ticket_component", ("added",), lambda r: r["ticket_id"] in ids, limit=limit),
             Allow("tickets_project", ("updated",), lambda r: r["id"] == pid, ("next_number",))]
+
+
+def ticket_texts(ctx, row: dict | None, *fields: str) -> list[str]:
+    """Where a new ticket may state its facts: its `fields` (default: the description) and the
+    actor's comments and work notes on it (each natural place counts)."""
+    if row is None:
+        return []
+    own = "\n".join(row[f] or "" for f in fields or ("description",))
+    return [own, *ctx.final.scalars(select(Comment.body).where(Comment.ticket_id == row["id"],
+                                                               Comment.author_id == ctx.actor_id).order_by(Comment.id))]
 
 
 def component_names(session, ticket_id: int) -> set[str]:

@@ -16,17 +16,22 @@ from officegym import colleagues
 from officegym.apps.chat import services as chat
 from officegym.apps.org.models import Department, Person, Team
 from officegym.apps.sheets.models import Cell, Share
-from officegym.graders.checks import check, nothing_else_changed
+from officegym.graders.checks import check, guard, nothing_else_changed
 from officegym.graders.sheets import allow_workbook_cells, cells_guard, value_of
+from officegym.graders.statements import stated
 
 from .base import Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import allow_new_conversation, allow_posts, channel_named, named, pick, spread
 from .handbook import read_rule
+from .phrasing import goal_instruction
 from .registry import register
 from .sheets import row_labelled, sheet_named, values, workbook_titled
 from .split import person_in
-from .w_people import HIRE_NAMES, add_person, day_spellings, free_names, handle_of, person_named, said_once
+from .w_people import (HIRE_NAMES, add_person, day_spellings, free_names, handle_of, newcomer, person_named,
+                       said_once)
+from .w_people_replies import decision_reply_checks
 
+RECORDED = ("added", "updated", "recorded", "entered", "taken off", "reduced", "adjusted", "put in")
 CHECKLIST = "New-hire onboarding checklist"
 COLUMNS = ("Name", "Department", "Title", "Location", "Team", "Manager", "Start date")
 QUARTERS = "CDEF"  # the Plan sheet's columns of planned hires, Q1 to Q4
@@ -128,20 +133,24 @@ class HeadcountNewHires(TaskTemplate):
         dm = Ref(len(solution) - 1, "id")
         solution += [ToolCall("chat_post_message", {"channel": dm, "text": (
                          f"Hi, I'm adding today's joiners to the Headcount Plan: which planned hire does each of "
-                         f"{', '.join(hires[:-1])} and {hires[-1]} fill (department and quarter)?")}),
+                         f"{', '.join(hires[:-1])} and {hires[-1]} fill (department and quarter)?")}, role="note"),
                      ToolCall("chat_list_messages", {"channel": dm, "limit": 5}),
                      ToolCall("sheets_write_range", {"workbook": book.id, "start": f"People!A{end + 2}", "rows": rows}),
                      ToolCall("sheets_write_cells", {"workbook": book.id, "cells": [
-                         {"cell": _cell(key), "value": value} for key, value in sorted(changes.items())]})]
+                         {"cell": _cell(key), "value": value} for key, value in sorted(changes.items())]}),
+                     ToolCall("chat_post_message", {"channel": dm, "text": (
+                         "Thanks! Done: the four of them are added to the People sheet, and each one's planned hire "
+                         "is taken off the quarter you gave.")}, role="report")]
         return TaskInstance(
             self.id, instance, actor.id,
-            "Do the People team's part of the handbook's new-hire onboarding checklist for everyone who joined the "
-            "company today (their managers welcomed them in #general this morning). Where the checklist has you "
-            "record them, add one row per person at the end of the sheet that lists the staff, filled in the way "
-            f"the other rows are. Each of them fills one of the hires their department planned: the VP of People, "
-            f"{named(session, head)}, "
-            "knows which quarter's, so ask them, and take each one off that quarter's planned hires so that every "
-            "department's end-of-year headcount in the plan stays what it was. Change nothing else.",
+            goal_instruction(rng, "Do the People team's part of the handbook's new-hire onboarding checklist for "
+                             "everyone who joined the company today (their managers welcomed them in #general this "
+                             "morning). Where the checklist has you record them, add one row per person at the end of "
+                             "the sheet that lists the staff, filled in the way the other rows are. Each of them fills "
+                             "one of the hires their department planned: the VP of People, "
+                             f"{named(session, head)}, knows which quarter's, so ask them, and take each one off that "
+                             "quarter's planned hires so that every department's end-of-year headcount in the plan "
+                             "stays what it was.", head.name),
             solution,
             {"workbook": book.id, "hires": hires, "rows": rows, "plan": changes, "end": end, "back": back.id,
              "today": today.isoformat(), "first_cell": _cell(f"{filled[0][0]}:{2 + filled[0][1]}"), "head": head.id},
@@ -184,6 +193,12 @@ class HeadcountNewHires(TaskTemplate):
         rows_allowed = [f"People!A{p['end'] + 2}:G{last}"] + [_cell(k) for k in p["plan"]]
         head, me = ctx.start.get(Person, p["head"]), ctx.start.get(Person, ctx.actor_id)
         dm, opened = allow_new_conversation(ctx, [head, me])
+        told = [r["text"] for r in ctx.diff.table("chat_message").added if dm is not None
+                and r["author_id"] == ctx.actor_id and r["channel_id"] == dm.id]
+        unasked = [n for n in p["hires"] if not stated("\n".join(told), [newcomer(n)])]
+        results += [guard(f"You asked {head.name} about each joiner (only they know which planned hire each fills)",
+                          not unasked, f"never asked about {unasked}"),
+                    *decision_reply_checks(told, False, head.name, actions=RECORDED)]
         return results + [cells_guard(ctx, book, rows_allowed), said_once(ctx, dm and dm.id, head.name),
                           nothing_else_changed(ctx.diff, [*allow_workbook_cells(ctx, book), *opened,
                                                           *(allow_posts(ctx, dm.id, limit=4) if dm else [])])]

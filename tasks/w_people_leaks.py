@@ -28,14 +28,17 @@ from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, T
 from .common import (allow_posts, channel_named, find_message, member_ids, pick, spread,
                      top_level_messages)
 from .handbook import read_rule
+from .phrasing import goal_instruction
 from .registry import register
 from .sheets import sheet_named, values
 from .split import in_split, person_in
 from .tickets_common import key_pool, project_id, tickets_where
 from .w_people import LEAK_KINDS, reached_texts, repeats, secret_text
+from .w_people_replies import decision_reply_checks
 
 LEAKS = "Leaked secrets: passwords, keys and tokens"
 SHEET = "Notes"
+TOLD = ("reported", "posted", "pasted", "flagged", "shared", "deleted")  # what a word to an account's owner reports
 NOTES = [("Export", "Fails at the attachments step; retried twice, same error."),
          ("Webhooks", "About 40 failed deliveries to replay once the export works."),
          ("Plan", "Replay tonight after 20:00, then confirm with the customer.")]
@@ -116,7 +119,7 @@ class LeakedCustomerCredential(TaskTemplate):
             steps += [ToolCall("chat_open_conversation", {"people": [f"@{person.handle}"]}),
                       ToolCall("chat_post_message", {"channel": Ref(len(steps), "id"), "text": (
                           f"Hi @{person.handle}, {why}. Please delete it now (only you can), and don't repeat it "
-                          "anywhere; I'm reporting it in #security.")})]
+                          "anywhere; I'm reporting it in #security.")}, role="note")]
         steps += [ToolCall("crm_get_account", {"account": a.name}) for a in (account, second)]
         if actor.id not in member_ids(session, security.id):
             steps.append(ToolCall("chat_join_channel", {"channel": "security"}))
@@ -125,21 +128,20 @@ class LeakedCustomerCredential(TaskTemplate):
             f"{_an(what)} for {account.name}'s {system} was posted in #{channel.name} this morning, also in a comment on "
             f"{ticket.key} (which cannot be deleted) and in the {book} workbook (cleared, but it keeps its revisions). "
             f"{_an(what2)} for {second.name}'s {system2} was posted in a reply in that message's thread. {done}; "
-            "both must be rotated. The account owners are told.")}))
+            "both must be rotated. The account owners are told.")}, role="note"))
         for owned, owner, kind, where in ((account, owners[0], what, system), (second, owners[1], what2, system2)):
             steps += [ToolCall("chat_open_conversation", {"people": [f"@{owner.handle}"]}),
                       ToolCall("chat_post_message", {"channel": Ref(len(steps), "id"), "text": (
                           f"Hi @{owner.handle}, {_an(kind, False)} of your customer {owned.name} (their {where}) was posted in "
                           f"#{channel.name} this morning. It's reported in #security and must be rotated; the "
-                          "Security Lead tells the customer.")})]
+                          "Security Lead tells the customer.")}, role="report")]
         who = "You" if mine else poster.name
         return TaskInstance(
             self.id, instance, actor.id,
-            (f"{who} posted a customer's {what} in #{channel.name} this morning" + (
+            goal_instruction(rng, f"{who} posted a customer's {what} in #{channel.name} this morning" + (
                 ", by mistake, and a colleague answered in the thread." if mine else ", mentioning you, and a "
-                "colleague answered in the thread.") +
-             " Handle it the way the handbook says a leaked secret is handled, wherever it was pasted, doing every "
-             "step that falls to you and nothing else."),
+                "colleague answered in the thread.") + " Deal with it wherever it was pasted, doing every step that "
+                "falls to you.", "the owners of the customers' accounts"),
             steps,
             {"channel": channel.id, "poster": poster.id, "replier": replier.id, "account": account.id,
              "second": second.id, "secret": secret, "secret2": secret2, "text": text, "reply": reply, "mine": mine,
@@ -209,8 +211,7 @@ class LeakedCustomerCredential(TaskTemplate):
             allowed += allow
             results += [once, *says(reported, claim.right, claim.others, f"The #security post names {claim.right.label}",
                               "account", weight=1),
-                        *says(told, claim.right, claim.others, f"You told {claim.right.label}'s owner, {owner.name}",
-                              "account", weight=2, deniable=False)]
+                        *decision_reply_checks(told, False, owner.name, actions=TOLD, named=[claim], named_weight=2)]
         for author, leaked in ((poster, message), (replier, reply)):
             if p["mine"] and author.id == ctx.actor_id:
                 now = ctx.final.get(Message, message.id) if message else None
@@ -219,8 +220,10 @@ class LeakedCustomerCredential(TaskTemplate):
                 allowed += _deleting(ctx, message, mine)
             else:
                 asked, allow, once = reached_texts(ctx, author, message)
-                results += [once, check(f"You asked {author.name} to delete their message", asked,
-                                        "no message of yours reached them", weight=2)]
+                results += [once, *says(asked, channel_claim.right, channel_claim.others, f"You asked {author.name} to "
+                                        f"delete their message, naming where it is "
+                                        f"(#{ctx.start.get(Channel, p['channel']).name})", "channel", weight=2,
+                                        deniable=False)]
                 allowed += allow
         results += self._workbook(ctx, p, allowed)
         written = [str(v) for name, table in ctx.diff.tables.items() if name != "sheets_revision"

@@ -1,7 +1,8 @@
 """People and access workflows: a new person joins your team today, and as their hiring manager you
 do your part of the handbook's new-hire onboarding checklist: the IT requests (the laptop, if it is
 not filed yet, and the access their buddy names, as the Requesting access article and the naming
-conventions write them), the channels they join, and the welcome in #general."""
+conventions write them, each saying which access and until when, as the buddy said), the channels
+they join, and the welcome in #general; then they tell the buddy what was filed."""
 
 from __future__ import annotations
 
@@ -13,17 +14,21 @@ from sqlalchemy import select
 from officegym import clock
 from officegym.apps.org.models import Department, Person, Team
 from officegym.graders.checks import Allow, check, nothing_else_changed
-from officegym.graders.statements import says
+from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import allow_new_conversation, allow_posts, channel_named, member_ids, pick, spread
 from .handbook import read_rule
+from .phrasing import goal_instruction
 from .registry import register
 from .split import in_split, person_in
 from .tickets_common import added_tickets, next_key, same_text
-from .w_people import (DEFAULTS, HEADER_CHANNELS, HIRE_NAMES, LAPTOP, SYSTEMS, access_summary, add_person,
+from .w_people import (DEFAULTS, HEADER_CHANNELS, HIRE_NAMES, LAPTOP, SYSTEMS, UNTIL, access_summary, add_person,
                        allow_new_tickets, component_names, day_claim, file_ticket, free_names, handle_of,
-                       is_access_summary, newcomer, person_named)
+                       is_access_summary, level_claim, newcomer, person_named, ticket_texts, until_claim)
+from .w_people_replies import decision_reply_checks, dm_replies
+
+FILED = ("filed", "requested", "submitted", "raised", "opened", "asked for", "put in")
 
 
 def hire_channels(session, team: Team) -> list[str]:
@@ -69,8 +74,8 @@ class OnboardNewHire(TaskTemplate):
         systems = rng.sample(SYSTEMS, 1 + instance % 2)
         levels = [pick(rng, ["read", "write"]) for _ in systems]
         needs = " and ".join(f"{lv} access to {s}" for lv, s in zip(levels, systems))
-        note = f"{hire.split()[0]} will need {needs} for their work with us, for as long as they are on the team. " \
-               f"{DEFAULTS}."
+        until = pick(rng, sorted(UNTIL))
+        note = f"{hire.split()[0]} will need {needs} for their work with us, {UNTIL[until][0]}. {DEFAULTS}."
         filed = instance % 3 == 1  # the laptop was requested last week in some instances
         channels = hire_channels(session, team)
         general = channel_named(session, "general")
@@ -97,7 +102,7 @@ class OnboardNewHire(TaskTemplate):
         else:
             solution.append(ToolCall("tickets_create_ticket", {
                 "project": "IT", "type": "Service Request", "summary": LAPTOP, "components": ["Laptops & Hardware"],
-                "description": laptop_text}))
+                "description": laptop_text}, role="note"))
         for name in channels:
             channel = channel_named(session, name)
             if lead.id not in member_ids(session, channel.id):
@@ -106,7 +111,7 @@ class OnboardNewHire(TaskTemplate):
             solution.append(ToolCall("chat_invite_to_channel", {"channel": target, "people": [f"@{handle}"]}))
         solution += [ToolCall("chat_post_message", {"channel": "general", "text": (
                          f"Please welcome @{handle}, who joins {team.name} as {title} today! Say hi when you see "
-                         "them.")}),
+                         "them.")}, role="note"),
                      ToolCall("chat_open_conversation", {"people": [f"@{buddy.handle}"]})]
         dm = Ref(len(solution) - 1, "id")
         solution += [ToolCall("chat_post_message", {"channel": dm, "text": (
@@ -118,19 +123,23 @@ class OnboardNewHire(TaskTemplate):
                 "project": "IT", "type": "Service Request", "summary": access_summary(system, hire),
                 "components": ["Accounts & Access"],
                 "description": f"{hire} ({team.name}, starting {today.isoformat()}) needs {level} access to {system} "
-                               "for their work on the team, for as long as they are on it. Approved by me, their "
-                               "manager."}))
+                               f"for their work on the team, {UNTIL[until][0]}. Approved by me, their manager."},
+                role="note"))
+        solution.append(ToolCall("chat_post_message", {"channel": dm, "text": (
+            f"Thanks @{buddy.handle}! I've filed the IT requests for {hire}: {needs}, {UNTIL[until][0]}.")},
+            role="report"))
         return TaskInstance(
             self.id, instance, lead.id,
-            f"{hire} joins your team today, {today.strftime('%A %d %B %Y')}. As their hiring manager, do your part "
-            "of the handbook's new-hire onboarding checklist now, including what should have been done before day "
-            f"one. {buddy.name} is their onboarding buddy and knows which access they need beyond the defaults: "
-            f"ask them. {hire.split()[0]} cannot find their way around chat yet, so add them yourself to every "
-            "channel the checklist says they join. Some of this may already be done: check, and do not do "
-            "anything twice. Do nothing the checklist does not ask of you.",
+            goal_instruction(rng, f"{hire} joins your team today, {today.strftime('%A %d %B %Y')}. As their hiring "
+                             "manager, do your part of the handbook's new-hire onboarding checklist now, including "
+                             f"what should have been done before day one. {buddy.name} is their onboarding buddy and "
+                             "knows which access they need beyond the defaults: ask them. "
+                             f"{hire.split()[0]} cannot find their way around chat yet, so add them yourself to every "
+                             "channel the checklist says they join. Some of this may already be done: check, and do "
+                             "not do anything twice.", buddy.name),
             solution,
             {"hire": hire, "decoy": decoy, "team": team.id, "buddy": buddy.id, "systems": systems, "levels": levels,
-             "filed": filed, "channels": channels, "today": today.isoformat()},
+             "until": until, "filed": filed, "channels": channels, "today": today.isoformat()},
             setup=_run(*steps))
 
     def _teams(self, session, strict: bool = True) -> list[Team]:
@@ -171,7 +180,7 @@ class OnboardNewHire(TaskTemplate):
         results = []
         if not p["filed"]:
             laptop = laptops[0] if len(laptops) == 1 else None
-            texts = [laptop["description"]] if laptop else []
+            texts = ticket_texts(ctx, laptop)
             results += [check(f"One Service Request \"{LAPTOP}\" in IT, component Laptops & Hardware",
                               laptop and laptop["type"] == "Service Request"
                               and component_names(ctx.final, laptop["id"]) == {"Laptops & Hardware"},
@@ -181,33 +190,43 @@ class OnboardNewHire(TaskTemplate):
                         *says(texts, day.right, day.others, f"The laptop request gives the start date {p['today']}",
                               "date", weight=1),
                         check(f"The laptop request names the team {team.name}",
-                              laptop and team.name.casefold() in (laptop["description"] or "").casefold(),
+                              any(team.name.casefold() in t.casefold() for t in texts),
                               "the description does not name the team")]
         access = {}
         for system, level in zip(p["systems"], p["levels"]):
             found = [r for r in new if is_access_summary(r["summary"], system, hire.name)]
             access[system] = found
             one = found[0] if len(found) == 1 else None
+            said = ticket_texts(ctx, one)
+            level_, until = level_claim(level), until_claim(p["until"], date.fromisoformat(p["today"]))
             results += [check(f"One Service Request \"{access_summary(system, hire.name)}\", component Accounts "
                               "& Access", one and one["type"] == "Service Request"
                               and component_names(ctx.final, one["id"]) == {"Accounts & Access"},
                               f"found {len(found)} such tickets", weight=2),
-                        check(f"It asks for {level} access", one and level in (one["description"] or "").lower(),
-                              "the description does not say which access")]
+                        *says(said, level_.right, level_.others, f"It asks for {level} access", "access level",
+                              weight=1, deniable=False),
+                        *says(said, until.right, until.others, f"It says until when: {until.right.label}",
+                              "until when", weight=1, deniable=False)]
         joined = {name: hire.id in member_ids(ctx.final, channel_named(ctx.start, name).id) for name in p["channels"]}
         missing = [f"#{n}" for n, ok in joined.items() if not ok]
         general = channel_named(ctx.start, "general")
         welcome = [r["text"] for r in ctx.diff.table("chat_message").added
                    if r["author_id"] == ctx.actor_id and r["channel_id"] == general.id]
+        buddy = ctx.start.get(Person, p["buddy"])
+        dm, told = dm_replies(ctx, buddy.id)
+        others = [Candidate.text(o, o.removeprefix("the ")) for o in SYSTEMS if o not in p["systems"]]
+        systems = [Claim(Candidate.text(s, s.removeprefix("the ")), others, "text", "system") for s in p["systems"]]
         results += [check(f"{hire.name} is in {', '.join('#' + n for n in p['channels'])}", not missing,
                           f"not in {missing}", weight=2),
                     *says(welcome, person.right, person.others, f"You welcomed {hire.name} in #general", "new hire",
-                          weight=2)]
+                          weight=2),
+                    *decision_reply_checks(told, False, buddy.name, systems, actions=FILED)]
         return results + [nothing_else_changed(ctx.diff, self._allowed(ctx, p, hire, laptops, access))]
 
     def _allowed(self, ctx, p, hire, laptops, access) -> list[Allow]:
-        """The new tickets, memberships and messages the task asks for (and an "Approved" comment of
-        the manager on each access request, which the handbook has them write)."""
+        """The new tickets, memberships and messages the task asks for, and the actor's comments on
+        those tickets (an "Approved" on each access request, which the handbook has the manager
+        write, or what a description left out)."""
         access_ids = {r["id"] for rows in access.values() for r in rows}
         wanted = access_ids | ({r["id"] for r in laptops} if not p["filed"] else set())
         channel_ids = {channel_named(ctx.start, n).id for n in p["channels"]}
@@ -218,10 +237,9 @@ class OnboardNewHire(TaskTemplate):
                       and r["person_id"] == hire.id, limit=len(channel_ids)),
                 Allow("chat_membership", ("added",), lambda r: r["channel_id"] in channel_ids
                       and r["person_id"] == ctx.actor_id, limit=len(channel_ids)),
-                Allow("tickets_comment", ("added",), lambda r: r["ticket_id"] in access_ids
-                      and r["author_id"] == ctx.actor_id and "approved" in (r["body"] or "").lower(),
-                      limit=len(p["systems"])),
-                *opened, *(allow_posts(ctx, dm.id, limit=2) if dm else []),
+                Allow("tickets_comment", ("added",), lambda r: r["ticket_id"] in wanted
+                      and r["author_id"] == ctx.actor_id, limit=2 * len(wanted)),
+                *opened, *(allow_posts(ctx, dm.id, limit=3) if dm else []),
                 *allow_posts(ctx, channel_named(ctx.start, "general").id, limit=1, mentions=3)]
 
 

@@ -1,7 +1,9 @@
 """A revenue-operations workflow over chat, the CRM, the tickets app and sheets: make the CRM and a
 team's pipeline workbook match two or three signed order forms (the deal desk tells the figures of
 all but one, and names the analyst who holds that one), and file the legal review the deal desk
-checklist wants for each contract that has none. Shared helpers are in w_revenue_common."""
+checklist wants for each contract that has none. The reply in the request's thread reports the
+outcome (each deal and its signed amount), read as a report: one that says nothing was done, or says
+nothing at all, costs most of the score. Shared helpers are in w_revenue_common."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from officegym.apps.tickets.models import Component, Ticket, TicketComponent
 from officegym.colleagues import plant_note
 from officegym.graders.checks import check, guard, nothing_else_changed
 from officegym.graders.sheets import allow_workbook_cells, cells_guard
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
@@ -35,6 +38,7 @@ from .w_revenue_common import LOOKALIKES, agrees, at, deal_desk, layout, listed_
 
 DESK = "Deal desk checklist before Closed Won"
 REVIEW = "Order form review: {account}"  # a legal review's summary, as the LEGAL desk words them
+MATCHED = ("updated", "matched", "corrected", "set", "changed", "filed", "booked")
 
 
 def _signed(rng, deal: Opportunity, today) -> tuple[int, str]:
@@ -158,7 +162,7 @@ class SignedOrderForms(TaskTemplate):
                   ToolCall("sheets_write_cells", {"workbook": book.id, "cells": cells}),
                   ToolCall("sheets_read_range", {"workbook": book.id, "range": wide}),
                   ToolCall("chat_post_message", {"channel": "deals", "text": reply,
-                                                 "thread_parent_id": Ref(0, "items.0.id")})]
+                                                 "thread_parent_id": Ref(0, "items.0.id")}, role="report")]
         params = {"workbook": book.id, "tab": tab, "forms": {str(k): v for k, v in forms.items()}, "first": first.id,
                   "vp": vp.id, "desk": desk.id, "analyst": analyst.id, "text": text, "channel": deals_channel.id,
                   "actor": actor.id, "missing": [d.id for d in missing],
@@ -217,8 +221,11 @@ class SignedOrderForms(TaskTemplate):
                         *says(replies, Candidate.text(deal.name), others, f"The reply names {deal.name}", "deal",
                               weight=0.5),
                         *says(replies, Candidate.money(cents), _form_pool(ctx.start, p, deal, listed),
-                              f"The reply gives {deal.name}'s signed amount", "amount", weight=0.5)]
+                              f"The reply gives {deal.name}'s signed amount", "amount", weight=1)]
             allowed.append(allow_deal(deal.id, "amount_cents", "close_date"))
+        work = sum(r.weight for r in results if not r.guard)  # what the reply tells weighs as much as the work
+        results += report_reply(replies, "The reply in the thread says it was done", MATCHED,
+                                weight=max(3, round(work)))
         return results + [cells_guard(ctx, p["workbook"], ranges),
                           nothing_else_changed(ctx.diff, allowed + allow_workbook_cells(ctx, p["workbook"]))]
 

@@ -3,7 +3,10 @@ rep, in the team channel, to pull together the team's commit for a month. Only e
 knows whether they commit it (their answer, when asked; one owner is away, and the teammate who
 covers for them knows instead); the committed deals go on a new tab of the team's pipeline workbook
 with a total, the total goes where the handbook lets deal amounts be discussed (#deals), and the
-reply in the team channel states no amount."""
+reply in the team channel states no amount. The owners decide: a deal listed as committed without a
+question to whoever decides it fails, however right the list; the #deals post and the thread reply are
+read for what they state (the total; that the tab is done, naming it). Grading helpers are in
+w_revenue_commit_checks."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from officegym.apps.sheets.models import Sheet
 from officegym.colleagues import plant_note
 from officegym.graders.checks import Allow, check, guard, nothing_else_changed
 from officegym.graders.sheets import allow_workbook_cells, cells_guard
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says, stated
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
@@ -33,9 +37,11 @@ from .registry import register
 from .sheets import values
 from .sheets_formulas import EXCEL_EPOCH
 from .split import in_split, person_in
+from .w_revenue_commit_checks import asked_about, known_by, total_pool
 from .w_revenue_common import agrees, at, editor_ids, repeated, team_pipelines
 
-MONTHS = (4, 5, 6, 7, 8, 9)  # the months of the next two quarters a commit is asked for
+MONTHS = (4, 5, 6, 7, 8, 9)
+DONE = ("ready", "done", "added", "listed", "posted", "pulled together", "in place")  # the months of the next two quarters a commit is asked for
 COMMITS = ["Commit: {deal} signs by {day}; procurement has the order form.",
            "Commit: the customer's CFO approved {deal}, signature on {day}."]
 MISSES = ["Not in my commit: {deal} is waiting on their budget sign-off.",
@@ -118,16 +124,6 @@ def _ask(lead_id: int, channel_id: int, text: str):
     return run
 
 
-def _total_pool(session, p: dict, total: int) -> list[Candidate]:
-    """Totals a post could give instead: every deal of the month counted, one left-out deal counted,
-    one committed deal forgotten (a single deal's own amount is left out: a post may list them)."""
-    amount = {int(k): session.get(Opportunity, int(k)).amount_cents for k in p["notes"]}
-    kept = [amount[i] for i in p["committed"]]
-    missed = [c for i, c in amount.items() if i not in p["committed"]]
-    wrong = {sum(amount.values())} | {total + c for c in missed} | {total - c for c in kept if len(kept) > 1}
-    return [Candidate.money(c) for c in sorted(wrong - {total} - set(amount.values()))]
-
-
 @register
 class MonthCommit(TaskTemplate):
     id, apps, difficulty = "w.revenue_month_commit", ("chat", "crm", "sheets", "tickets"), 5
@@ -135,7 +131,8 @@ class MonthCommit(TaskTemplate):
     kind, scale, split = "workflow", "medium", "train"
     rules = ("Data sharing: salaries and customer data",)
     summary = ("Ask each owner (or who covers for one away) whether they commit their deals closing in a month, list "
-               "the committed ones on a new tab of the team's pipeline with a total, post the total in #deals only.")
+               "the committed ones (only those their owner was asked about) on a new tab of the team's pipeline with "
+               "a total, post the total in #deals only, and reply in the thread naming the tab.")
 
     def sample(self, session, rng, instance):
         book, team, month, actor_id, deals = spread(_options(session, self.split), instance)
@@ -165,8 +162,9 @@ class MonthCommit(TaskTemplate):
                         f"Hi {first}, you cover for {session.get(Person, away).name.split()[0]}'s deals this week: do "
                         f"we commit {theirs} for {name}?")  # no @handle: a reply speaks of four records at most
             asks += [ToolCall("chat_open_conversation", {"people": [f"@{owner.handle}"]}),
-                     ToolCall("chat_post_message", {"channel": Ref(4 + len(asks), "id"), "text": question}),
-                     ToolCall("chat_list_messages", {"channel": Ref(4 + len(asks), "id"), "limit": 5})]
+                     ToolCall("chat_post_message", {"channel": Ref(4 + len(asks), "id"), "text": question},
+                              role="ask"),
+                     ToolCall("chat_wait", {"channel": Ref(4 + len(asks), "id"), "minutes": 480})]
         rows = [["Account", "Deal", "Owner", "Amount", "Expected close"]]
         rows += [[d.account.name, d.name, session.get(Person, d.owner_id).name, d.amount_cents / 100,
                   d.close_date.isoformat()] for d in kept]
@@ -182,17 +180,17 @@ class MonthCommit(TaskTemplate):
                  ToolCall("sheets_read_range", {"workbook": book.id, "range": f"'{tab}'!A1:E{len(rows)}"}),
                  ToolCall("chat_post_message", {"channel": "deals", "text": (
                      f"{team.name} {name} commit: {Candidate.money(total).label} over {len(kept)} "
-                     f"deal{'s' if len(kept) > 1 else ''}.")}),
+                     f"deal{'s' if len(kept) > 1 else ''}.")}, role="note"),
                  ToolCall("chat_post_message", {"channel": team_channel(session, team).id, "thread_parent_id": Ref(
                      0, "items.0.id"), "text": f"Done: the {tab} tab of {book.title} is ready, and the total is in "
-                                               "#deals."})]
+                                               "#deals."}, role="report")]
         return TaskInstance(
             self.id, instance, actor.id,
             f"{lead.name} asked you something in your team's channel. Do it, following the handbook, and change "
             "nothing else.",
             steps, {"workbook": book.id, "team": team.id, "month": month, "tab": tab, "lead": lead.id, "text": text,
                     "notes": {str(k): v for k, v in notes.items()}, "committed": committed, "total": total,
-                    "cover": cover.id},
+                    "cover": cover.id, "away": away},
             setup=_steps(_notes(notes, away, cover.id), _ask(lead.id, team_channel(session, team).id, text)))
 
     def declare(self, start, inst):
@@ -205,7 +203,7 @@ class MonthCommit(TaskTemplate):
                   and d.id != first]
         near = sorted(others, key=lambda i: (abs(i - first), i))[:8]
         return Declaration([Target("opportunity", first, sorted(near))],
-                           [Claim(Candidate.money(p["total"]), _total_pool(start, p, p["total"]), "text",
+                           [Claim(Candidate.money(p["total"]), total_pool(start, p, p["total"]), "text",
                                   "commit total")])
 
     def check(self, ctx, inst):
@@ -221,14 +219,20 @@ class MonthCommit(TaskTemplate):
                          "there is no such new tab")]
         asked_twice, allowed = False, allow_workbook_cells(ctx, p["workbook"]) + [
             Allow("sheets_sheet", ("added",), lambda r: r["workbook_id"] == p["workbook"])]
+        reached = {}
         for owner_id in sorted({ctx.start.get(Opportunity, int(k)).owner_id for k in p["notes"]} | {p["cover"]}):
             dm, opened = allow_new_conversation(ctx, [actor, ctx.start.get(Person, owner_id)])  # a question each,
             allowed += opened + (allow_posts(ctx, dm.id, limit=2) if dm is not None else [])  # maybe a follow-up
-            asked_twice |= dm is not None and repeated([r["text"] for r in added_messages(ctx, ctx.actor_id)
-                                                        if r["channel_id"] == dm.id])
+            texts = [r["text"] for r in added_messages(ctx, ctx.actor_id) if dm is not None and r["channel_id"] == dm.id]
+            asked_twice |= repeated(texts)
+            reached[owner_id] = bool(texts)
+        unasked = []
         for key in sorted(p["notes"], key=int):
             deal = ctx.start.get(Opportunity, int(key))
             owner = ctx.start.get(Person, deal.owner_id)
+            if deal.name in {v for v in cells.values() if isinstance(v, str)} and not asked_about(ctx, p, reached, deal,
+                                                                                                 channel, asked):
+                unasked.append(deal.name)
             if deal.id not in p["committed"]:
                 results.append(check(f"{deal.name} (not committed) is not listed", sheet is not None
                                      and deal.name not in {v for v in cells.values() if isinstance(v, str)},
@@ -262,12 +266,25 @@ class MonthCommit(TaskTemplate):
         # the lead's own deals may be asked about in the thread instead of a DM: then two replies there
         allowed += allow_posts(ctx, deals_channel, None) + allow_posts(ctx, channel.id, asked.id if asked else -1,
                                                                         limit=2 if owns and not lead_asked else 1)
+        knowers = sorted({ctx.start.get(Opportunity, int(k)).owner_id for k in p["notes"]} - {p.get("away")}
+                         | {p["cover"]})
+        results += [check(f"You asked {ctx.start.get(Person, i).name} whether they commit their deals",
+                          any(asked_about(ctx, p, reached, d, channel, asked) for d in known_by(ctx, p, i)),
+                          "no message of yours reached them", weight=1) for i in knowers]
+        work = sum(r.weight for r in results if not r.guard)  # what is told weighs as much as the work
         return results + [
             *says(posts, claim.right, claim.others, f"The #deals post gives the commit total {claim.right.label}",
-                  claim.kind, weight=2),
-            check(f"You replied to {ctx.start.get(Person, p['lead']).name} in the thread", replied, "no reply there"),
+                  claim.kind, weight=max(5, round(0.7 * work))),
+            *report_reply(replied, f"You replied to {lead.name} in the thread that it is done", DONE,
+                          weight=max(3, round(0.5 * work))),
+            *says(replied, Candidate.text(p["tab"]), [Candidate.text(f"{calendar.month_name[m]} commit")
+                                                       for m in MONTHS if m != p["month"]],
+                  f"The reply names the \"{p['tab']}\" tab", "tab", weight=1, deniable=False),
+            guard("Every deal listed as committed was asked about (its owner, or who covers for them, decides)",
+                  not unasked, f"listed without asking: {unasked[:3]}"),
             guard("No deal amount was written in the team channel", not any(stated(t, amounts) for t in said),
                   f"it reads {said[:2]}"),
             guard("No question was sent twice", not asked_twice, "a direct message repeats another"),
             cells_guard(ctx, p["workbook"], [f"'{p['tab']}'!A1:Z1000"]),
             nothing_else_changed(ctx.diff, allowed)]
+

@@ -2,7 +2,9 @@
 rows of their team's pipeline workbook back in line with the CRM (some cells a teammate typed over,
 some rows stale since the CRM moved on), file a ticket per corrected deal where the deal desk takes
 questions (or comment on the one open already), tell the teammate which rows they had changed, and post the
-corrected deals where deal amounts may be discussed."""
+corrected deals where deal amounts may be discussed. The post reports the corrections (read for the
+outcome it states: a post saying nothing was corrected fails) and the message to the teammate is a note
+that must name the rows they had typed over."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from officegym.apps.tickets import workflow
 from officegym.apps.tickets.models import Ticket
 from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.sheets import allow_workbook_cells, cells_guard
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
@@ -34,6 +37,7 @@ from .w_revenue_common import (LOOKALIKES, agrees, at, crm_values, drifted, edit
                                rep_options)
 
 MISMATCH = "Pipeline mismatch: {deal}"
+CORRECTED = ("corrected", "fixed", "updated", "put back", "brought back", "realigned", "synced", "reconciled")
 
 KINDS = ("sheet_amount", "sheet_close", "sheet_stage", "crm_amount", "crm_stage", "crm_close")
 TYPED = ("sheet_amount", "sheet_close", "sheet_stage")  # the drifts a teammate typed into the sheet
@@ -198,8 +202,8 @@ class PipelineDrift(TaskTemplate):
                  ToolCall("chat_open_conversation", {"people": [f"@{someone.handle}"]})]
         steps += [ToolCall("chat_post_message", {"channel": Ref(len(steps) - 1, "id"), "text": (
                      f"Hi @{someone.handle}, FYI: you had typed over my rows of {typed[0]}, {typed[1]} and "
-                     f"{typed[2]} in {book.title}; I put them back to what the CRM says.")}),
-                 ToolCall("chat_post_message", {"channel": "deals", "text": post})]
+                     f"{typed[2]} in {book.title}; I put them back to what the CRM says.")}, role="note"),
+                 ToolCall("chat_post_message", {"channel": "deals", "text": post}, role="report")]
         return TaskInstance(
             self.id, instance, actor.id,
             f"Friday's forecast call reads the \"{book.title}\" workbook, and the rows of your deals on its {tab} tab "
@@ -252,7 +256,7 @@ class PipelineDrift(TaskTemplate):
         for deal_id in typed:
             name = ctx.start.get(Opportunity, deal_id).name
             results += says(told, Candidate.text(name), untouched, f"Your message to {typist.name} names {name}",
-                            "deal", weight=1)
+                            "deal", weight=1.5)
         already = {r.summary.casefold(): r for r in ctx.start.scalars(select(Ticket).where(
             Ticket.project_id == project_id(ctx.start, "SOPS")).order_by(Ticket.id)) if workflow.is_open(r.status)}
         for deal in [ctx.start.get(Opportunity, i) for i in sorted(wrong)]:
@@ -273,9 +277,10 @@ class PipelineDrift(TaskTemplate):
                               len(fixed) == len(wrong[deal.id]), f"still wrong: {set(wrong[deal.id]) - set(fixed)}",
                               weight=2),
                         *says(posts, Candidate.text(deal.name), [Candidate.text(d.name) for d in right],
-                              f"The #deals post names {deal.name}", "deal", weight=1),
+                              f"The #deals post names {deal.name}", "deal", weight=1.5),
                         *says(posts, Candidate.money(deal.amount_cents), _amount_pool(ctx.start, p, deal, right),
-                              f"The #deals post gives {deal.name}'s CRM amount", "amount", weight=1)]
+                              f"The #deals post gives {deal.name}'s CRM amount", "amount", weight=2)]
+        results += report_reply(posts, "The #deals post says the rows were corrected", CORRECTED, weight=4)
         return results + [cells_guard(ctx, p["workbook"], ranges),
                           nothing_else_changed(ctx.diff, allowed + allow_workbook_cells(ctx, p["workbook"]))]
 

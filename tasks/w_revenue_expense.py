@@ -23,6 +23,7 @@ CONFERENCES = ["RevOps Summit", "SaaS Growth Forum", "Cloud Buyers Day", "Custom
 TOOLS = ["DeckCraft Pro", "ChartPilot Teams", "NoteLoop Business", "PitchRadar", "DemoStage Plus"]
 HOTEL_LIMIT, DINNER_LIMIT, MEAL_LIMIT, APPROVAL_ABOVE = 250, 150, 75, 1_000  # the Expense policy's limits ($)
 SOFTWARE_LIMIT = 50  # a month: a bigger subscription is a Service Request in IT, not an expense
+MONTHLY = (59, 75, 89, 120, 149)  # what a subscription costs a month
 CATEGORIES = ("Travel", "Meals", "Software", "Office", "Events")
 DASHES = re.compile(r"\s*[—–-]+\s*")
 HEADERS = {"day": "date", "category": "categor", "what": "descri", "amount": "amount"}  # a report's columns, by header
@@ -59,7 +60,7 @@ def spending(rng, today: date) -> dict:
             "conf_ok": rng.random() < 0.5,
             "lunch_day": (today - timedelta(days=pick(rng, [3, 4, 6]))).isoformat(), "lunch_people": people,
             "lunch_bill": people * pick(rng, [58, 66, 72, 81, 88, 94]) + pick(rng, [0, 0.5, 4.25]),
-            "tool": pick(rng, TOOLS), "monthly": pick(rng, [59, 75, 89, 120, 149])}
+            "tool": pick(rng, TOOLS), "monthly": pick(rng, MONTHLY)}
 
 
 def claimable(trip: dict, customer: str) -> list[dict]:

@@ -3,8 +3,11 @@ expense report as the Expense policy wants it (its title, its columns, what it p
 how much, the manager's approval before booking a flight over $1,000 or a conference), from what the
 travel desk booked, what the events team registered you for and a team lunch you paid; ask the two
 colleagues who know how many sat at each meal; get the subscription your manager agreed to the way
-the policy says (too big to expense: a Service Request in IT); share the report with your manager
-and tell them the total. The spending and the policy's arithmetic are in w_revenue_expense."""
+the policy says (too big to expense: a Service Request in IT, giving its price a month and who agreed
+to it); share the report with your manager and tell them the total. The message to the manager is read
+as a report (it says the report is shared and gives the total; one denying it or saying nothing costs
+most of the score) and the request's description as a note that must hold its facts. The spending and
+the policy's arithmetic are in w_revenue_expense."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from officegym.apps.tickets.models import Component, TicketComponent
 from officegym.colleagues import plant_note
 from officegym.graders.checks import Allow, check, listed_once, nothing_else_changed
 from officegym.graders.sheets import allow_workbook_cells, close
+from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
@@ -29,8 +33,10 @@ from .handbook import read_rule
 from .registry import register
 from .split import person_in
 from .tickets_common import added_tickets, allow_new_ticket, project_id
-from .w_revenue_expense import (DASHES, amount_pool, claimable, dm, items, options, report_title, someone_in,
-                                spending)
+from .w_revenue_expense import (DASHES, MONTHLY, amount_pool, claimable, dm, items, options, report_title,
+                                someone_in, spending)
+
+SHARED = ("shared", "sent", "submitted", "filed", "ready", "attached")
 
 
 def money(dollars: float) -> str:
@@ -101,7 +107,8 @@ class ExpenseReport(TaskTemplate):
     kind, scale, split = "workflow", "medium", "test"
     rules = ("Expense policy",)
     summary = ("Build your Q1 expense report (a trip, a conference, a team lunch) as the Expense policy wants it, ask "
-               "two colleagues the meals' headcounts, request a subscription from IT, share it and tell the total.")
+               "two colleagues the meals' headcounts, request a subscription from IT (its price a month and who "
+               "agreed), share the report and tell your manager the total.")
 
     def sample(self, session, rng, instance):
         actor, manager, mates = spread(options(session, lambda i: person_in(self.split, i)), instance)
@@ -123,7 +130,7 @@ class ExpenseReport(TaskTemplate):
                      "project": "IT", "type": "Service Request",
                      "summary": f"{trip['tool']} subscription for {actor.name}",
                      "description": f"${trip['monthly']} a month, for customer demos; {manager.name} agreed.",
-                     "components": ["Software"]}),
+                     "components": ["Software"]}, role="note"),
                  ToolCall("chat_post_message", {"channel": channel[mate.id], "text": (
                      f"Hi @{mate.handle}, how many of us were at the dinner with {customer.name}?")}),
                  ToolCall("chat_list_messages", {"channel": channel[mate.id], "limit": 5}),
@@ -139,7 +146,7 @@ class ExpenseReport(TaskTemplate):
                   ToolCall("sheets_share_workbook", {"workbook": Ref(book, "id"), "person": manager.id,
                                                      "role": "viewer"}),
                   ToolCall("chat_post_message", {"channel": channel[manager.id], "text": (
-                      f"I have shared \"{title}\" with you: {money(total)} to pay back.")})]
+                      f"I have shared \"{title}\" with you: {money(total)} to pay back.")}, role="report")]
         params = {"trip": trip, "customer": customer.id, "manager": manager.id, "mate": mate.id, "mate2": mate2.id,
                   "honoree": honoree.id, "desk": desk.id, "events": events.id, "actor": actor.id, "title": title,
                   "total": total, "names": {"customer": customer.name, "honoree": honoree.name, "actor": actor.handle,
@@ -209,7 +216,17 @@ class ExpenseReport(TaskTemplate):
                                              TicketComponent.component_id == software)) is not None]
         allowed += allow_new_ticket(ctx, "IT", "Service Request", component=software)
         total = Candidate.money(round(p["total"] * 100))
+        asked_for = [f"{t['summary']}\n{t['description']}" for t in requested]
+        results += [*says(asked_for, Candidate.money(p["trip"]["monthly"] * 100),
+                          [Candidate.money(m * 100) for m in MONTHLY if m != p["trip"]["monthly"]],
+                          f"The request gives the price a month, ${p['trip']['monthly']}", "price", weight=1),
+                    *says(asked_for, Candidate.person(manager), [Candidate.person(ctx.start.get(Person, i)) for i in
+                                                                (p["mate"], p["mate2"], p["desk"], p["events"])],
+                          f"The request names who agreed to it, {manager.name}", "manager", weight=1, deniable=False)]
+        work = sum(r.weight for r in results if not r.guard) + 4  # what the message tells weighs as much
         return results + [
+            *report_reply(told, f"Your message to {manager.name} says the report is shared", SHARED,
+                          weight=max(3, round(work) - 2)),
             check("It claims nothing else (one row per item)", len(rows) == len(wanted),
                   f"{len(rows)} item rows for {len(wanted)} items"),
             listed_once([(i["category"], i["amount"]) for i in rows], "item"),

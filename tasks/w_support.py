@@ -1,264 +1,111 @@
-"""Customer-support workflows, and the helpers the support modules share: take a customer's case down
-the handbook's escalation path after asking the engineer who triaged it which team owns it.
+"""Customer-support workflow: a manager asks the account owner to take a customer's case down the
+handbook's escalation path; the team whose area it is comes from the engineer who triaged it, asked
+by direct message (nobody else knows it). The escalation's reason names that team, the customer hears
+the bug's key (an email or call logged) and the manager is told it.
 
 The other support workflows: a problem reported through several cases (w_support_more), a review of
 your escalations (w_support_review), an engineer's workaround (w_support_workaround), a customer's
-waiting legal requests (w_support_queue); the requests to refuse are in w_support_refusals."""
+waiting legal requests (w_support_queue); the decisions are in w_support_refusals and w_support_credit;
+the helpers they share in w_support_common."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from sqlalchemy import select
-from sqlalchemy.orm import Session
 
-from officegym.apps.chat.models import Channel
-from officegym.apps.crm.models import CASE_PRIORITIES, Account, Case
-from officegym.apps.org.models import Person, Team
-from officegym.apps.tickets.models import Component, Ticket, TicketComponent, TicketLabel, Watcher
+from officegym.apps.crm.models import Account, Case
+from officegym.apps.org.models import Person
+from officegym.apps.tickets.models import Component
 from officegym.colleagues import plant_note
-from officegym.graders.checks import Allow, check, nothing_else_changed
+from officegym.graders.checks import Allow, check, guard, nothing_else_changed
+from officegym.graders.statements import Candidate, says
 
-from .base import Declaration, Lookalikes, TaskInstance, TaskTemplate, Target, ToolCall, Ref
-from .common import allow_new_conversation, allow_posts, named, pick, spread
+from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
+from .common import allow_posts, named, spread
 from .crm import today
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
-from .split import in_split, person_in
-from .tickets_common import added_tickets, next_key, project_id
+from .tickets_common import key_pool, next_key, project_id
+from .w_deals import setup_of
+from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step
+from .w_support_common import (AREAS, ESCALATION, allow_escalation, area_team, ask_steps, boss_of, bug_allowances,
+                               bug_call, bug_checks, bug_exists, case_lookalikes, component_id, customer_bugs,
+                               dm_allowances, dm_channel, escalated, escalation_bug, open_cases, told_customer,
+                               of_pool)
+from .w_support_more import dm_texts
 
-ESCALATION = "Customer escalation path"
-LABEL = "customer-escalation"
-OPEN = ("New", "Working")
-TOLD = ("email", "call")  # how an account owner tells the customer, as the CRM logs it
-# The case subjects engineering fixes, with the areas whose code may be at fault: each area is the work
-# of two teams (and two ENG components), "<Area>" and "<Area> Core".
-AREAS = {"Webhook deliveries delayed": ("Integrations", "Platform"),
-         "API rate limit errors": ("Integrations", "Platform"),
-         "Invoice shows the wrong tax rate": ("Payments", "Data"), "Dashboard not loading in Safari": ("Web", "Data"),
-         "Slow report generation": ("Data", "Web"), "Export to CSV times out": ("Data", "Web"),
-         "Data sync stuck": ("Data", "Integrations"), "Audit log export missing events": ("Data", "Platform"),
-         "SSO login fails for some users": ("Platform", "Web"),
-         "Password reset emails not arriving": ("Platform", "Infrastructure")}
+FILED = ("escalated", "filed", "raised", "logged", "opened", "created")
 
 
-# ---------------------------------------------------------------- helpers the support modules share
-
-def of_pool(items: list, split: str, kind: str, ident=lambda row: row.id, owner=lambda row: row.owner_id) -> list:
-    """The items of a split whose owner (the task's actor) is in the split too; every item when the
-    world has none (a small world, where only the declaration is exercised)."""
-    kept = [i for i in items if in_split(split, kind, ident(i)) and person_in(split, owner(i))]
-    return kept or list(items)
+def team_claim(session, team: str) -> Claim:
+    """The team whose area it is, among the other ENG components' teams."""
+    names = session.scalars(select(Component.name).where(Component.project_id == project_id(session, "ENG"),
+                                                         Component.name != team).order_by(Component.id))
+    return Claim(Candidate.text(team, f"{team} team"), [Candidate.text(n) for n in names], "reason", "team")
 
 
-def open_cases(session: Session, *conditions) -> list[Case]:
-    """New and Working cases matching the conditions, by id."""
-    return list(session.scalars(select(Case).where(Case.status.in_(OPEN), *conditions).order_by(Case.id)))
+def key_claim(session, key: str) -> Claim:
+    """A bug's key among ENG's other keys."""
+    return Claim(Candidate.text(key), key_pool(session, "ENG", key), "text", "bug's key")
 
-
-def case_lookalikes(session: Session, case: Case, owner_id: int, limit: int = 20) -> Lookalikes:
-    """Open cases an agent could confuse with `case`: the owner's others, then the newest open cases
-    about the same problem (found when first asked for)."""
-    def find() -> list[int]:
-        mine = [c.id for c in open_cases(session, Case.owner_id == owner_id, Case.id != case.id)]
-        same = [c.id for c in reversed(open_cases(session, Case.subject == case.subject, Case.id != case.id))
-                if c.id not in mine]
-        return (mine[:limit - 6] + same)[:limit]
-    return Lookalikes(find)
-
-
-def bug_exists(session: Session, account: Account, subject: str, bugs: set | None = None) -> bool:
-    """Whether ENG already has a bug about this customer's problem (looked up in `bugs`, of
-    `customer_bugs`, when given: a sample testing many accounts reads them once)."""
-    if bugs is not None:
-        return (account.id, f"{account.name}: {subject}") in bugs
-    return session.scalar(select(Ticket.id).where(Ticket.account_id == account.id,
-                                                  Ticket.summary == f"{account.name}: {subject}")) is not None
-
-
-def customer_bugs(session: Session) -> set[tuple[int, str]]:
-    """(account id, summary) of every ticket about a customer account."""
-    return set(session.execute(select(Ticket.account_id, Ticket.summary).where(Ticket.account_id.is_not(None))))
-
-
-def engineers(session: Session, team_name: str) -> list[Person]:
-    """The people of an engineering team, by id."""
-    team = session.scalar(select(Team).where(Team.name == team_name))
-    return list(session.scalars(select(Person).where(Person.team_id == team.id).order_by(Person.id))) if team else []
-
-
-def area_team(session: Session, rng, subject: str) -> tuple[str, Person]:
-    """The engineering team whose area the problem is in (one of the two its area may be: the world
-    decides which exist), with one of its engineers."""
-    names = [name for area in AREAS[subject] for name in (area, f"{area} Core")]
-    usable = [n for n in names if engineers(session, n) and component_id(session, n)]
-    if not usable:  # a small company: any team with an ENG component of its name
-        usable = [c for c in session.scalars(select(Component.name).where(
-            Component.project_id == project_id(session, "ENG")).order_by(Component.id)) if engineers(session, c)]
-    team = pick(rng, usable)
-    return team, pick(rng, engineers(session, team))
-
-
-def component_id(session: Session, name: str) -> int | None:
-    """The id of an ENG component by name."""
-    return session.scalar(select(Component.id).where(Component.project_id == project_id(session, "ENG"),
-                                                      Component.name == name))
-
-
-def ask_steps(handle: str, text: str, first: int) -> list[ToolCall]:
-    """Open the DM with a colleague, ask, and read the answer (steps `first` to `first + 2`)."""
-    return [ToolCall("chat_open_conversation", {"people": [f"@{handle}"]}),
-            ToolCall("chat_post_message", {"channel": Ref(first, "id"), "text": text}),
-            ToolCall("chat_list_messages", {"channel": Ref(first, "id"), "limit": 5})]
-
-
-def dm_allowances(ctx, other_id: int, limit: int = 1) -> list[Allow]:
-    """The actor's DM with one colleague: opening it, and up to `limit` messages in it."""
-    people = [ctx.final.get(Person, ctx.actor_id), ctx.final.get(Person, other_id)]
-    channel, allowed = allow_new_conversation(ctx, people)
-    return allowed + (allow_posts(ctx, channel.id, limit=limit) if channel is not None else [])
-
-
-def dm_channel(session: Session, one: int, other: int) -> Channel | None:
-    """The DM of two people, if it exists."""
-    return session.scalar(select(Channel).where(Channel.name == f"dm-{min(one, other)}-{max(one, other)}"))
-
-
-def told_customer(ctx, case: Case):
-    """Whether an activity row is an email or a call the actor logged to the case's customer: on the
-    case, its account or its contact."""
-    targets = {("case", case.id), ("account", case.account_id)} | (
-        {("contact", case.contact_id)} if case.contact_id else set())
-    return lambda row: ((row["record_type"], row["record_id"]) in targets and row["kind"] in TOLD
-                        and row["owner_id"] == ctx.actor_id)
-
-
-def escalation_bug(ctx, account_id: int) -> dict:
-    """The ENG bug the actor filed for an account in the episode ({} when none)."""
-    bugs = [r for r in added_tickets(ctx, "ENG") if r["type"] == "Bug" and r["account_id"] == account_id]
-    return bugs[0] if bugs else {}
-
-
-def bug_checks(ctx, bug: dict, account: Account, component: int | None, weight: float = 1.0) -> list:
-    """The handbook's bug, checked: summary "<Account>: ...", the team's component, priority High,
-    the label, due within 7 days, watched by the actor (the account owner)."""
-    tid = bug.get("id")
-    labels = set(ctx.final.scalars(select(TicketLabel.name).where(TicketLabel.ticket_id == tid)))
-    parts = set(ctx.final.scalars(select(TicketComponent.component_id).where(TicketComponent.ticket_id == tid)))
-    day, due = today(ctx.start), str(bug.get("due_date") or "")[:10]
-    summary = bug.get("summary") or ""
-    return [check(f"An ENG bug was filed for {account.name}", bug, "no bug of yours names the account", 2 * weight),
-            check(f"Its summary reads \"{account.name}: <what is wrong>\"",
-                  summary.startswith(f"{account.name}: ") and len(summary) > len(account.name) + 3,
-                  f"summary {summary!r}", weight),
-            check("It is filed against the component of the team that owns the area", parts == {component},
-                  f"components {sorted(parts)}", 2 * weight),
-            check(f"Its priority is High and it has the label {LABEL}",
-                  bug.get("priority") == "High" and LABEL in labels, f"{bug.get('priority')}, labels {sorted(labels)}",
-                  weight),
-            check("It is due within 7 days", day.isoformat() <= due <= (day + timedelta(days=7)).isoformat(),
-                  f"due {due}", weight),
-            check("You watch it", tid is not None and ctx.final.get(Watcher, (tid, ctx.actor_id)) is not None,
-                  "you are not a watcher", weight)]
-
-
-def bug_allowances(ctx, account_id: int, component: int | None) -> list[Allow]:
-    """One ENG bug of the actor for the account (its label and component) and the actor watching it."""
-    pid = project_id(ctx.final, "ENG")
-
-    def asked(row: dict) -> bool:
-        return (row["project_id"] == pid and row["reporter_id"] == ctx.actor_id and row["type"] == "Bug"
-                and row["account_id"] == account_id)
-    ids = {r["id"] for r in ctx.diff.table("tickets_ticket").added if asked(r)}
-    return [Allow("tickets_ticket", ("added",), asked),
-            Allow("tickets_project", ("updated",), lambda row: row["id"] == pid, ("next_number",)),
-            Allow("tickets_label", ("added",), lambda row: row["ticket_id"] in ids and row["name"] == LABEL),
-            Allow("tickets_ticket_component", ("added",),
-                  lambda row: row["ticket_id"] in ids and row["component_id"] == component),
-            Allow("tickets_watcher", ("added",), lambda row: row["ticket_id"] in ids
-                  and row["person_id"] == ctx.actor_id)]
-
-
-def escalated(ctx, case: Case, key: str | None) -> bool:
-    """Whether the case is Escalated with the ticket key (a key is needed)."""
-    now = ctx.final.get(Case, case.id)
-    return key is not None and now is not None and now.status == "Escalated" and now.ticket_key == key
-
-
-def allow_escalation(case: Case) -> list[Allow]:
-    """The case's escalation: its status, ticket key and raised priority, and the note it logs."""
-    raised = ("High",) if CASE_PRIORITIES.index(case.priority) < CASE_PRIORITIES.index("High") else ()
-    return [Allow("crm_case", ("updated",), lambda row: row["id"] == case.id
-                  and row["priority"] in (case.priority, *raised), ("status", "ticket_key", "priority")),
-            Allow("crm_activity", ("added",), lambda row: row["record_type"] == "case"
-                  and row["record_id"] == case.id and row["kind"] == "note" and row["subject"] == "Escalated")]
-
-
-def bug_call(account: Account, subject: str, team: str, day) -> ToolCall:
-    """The reference's bug, as the escalation path wants it."""
-    return ToolCall("tickets_create_ticket", {
-        "project": "ENG", "type": "Bug", "summary": f"{account.name}: {subject}", "account": account.name,
-        "priority": "High", "components": [team], "labels": [LABEL],
-        "due_date": (day + timedelta(days=7)).isoformat(),
-        "description": f"Reported by {account.name} through the CRM case \"{subject}\"."})
-
-
-# ---------------------------------------------------------------- templates
 
 @register
 class SupportEscalateCase(TaskTemplate):
-    """Escalate one customer case the handbook's way; the team whose area it is comes from the engineer."""
+    """Escalate one customer case the handbook's way, at a manager's request; the team whose area it
+    is comes from the engineer, the reason names it, the customer and the manager hear the bug's key."""
 
     id, apps, difficulty, kind = "w.support_escalate_case", ("crm", "tickets", "chat", "org"), 4, "workflow"
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (ESCALATION,)
-    summary = ("Take a customer's case down the escalation path: ask the engineer who triaged it which team owns "
-               "it, file the bug as the handbook wants, watch it, escalate the case with its key, tell the customer.")
+    summary = ("A manager asks the account owner to take a case down the escalation path: ask the engineer who "
+               "triaged it which team owns it, file the bug as the handbook wants, watch it, escalate the case with "
+               "a reason naming the team, tell the customer the key and the manager too.")
 
     def sample(self, session, rng, instance):
         accounts, bugs = {a.id: a for a in session.scalars(select(Account))}, customer_bugs(session)
         cases = [c for c in open_cases(session, Case.subject.in_(list(AREAS)))
-                 if c.owner_id == accounts[c.account_id].owner_id
+                 if c.owner_id == accounts[c.account_id].owner_id and c.contact_id
+                 and session.get(Person, c.owner_id).manager_id
                  and len(open_cases(session, Case.account_id == c.account_id, Case.subject == c.subject)) == 1
                  and not bug_exists(session, accounts[c.account_id], c.subject, bugs)]
         case = spread(of_pool(cases, self.split, "case"), instance)
         account, owner = accounts[case.account_id], session.get(Person, case.owner_id)
+        boss = boss_of(session, owner)
         team, engineer = area_team(session, rng, case.subject)
         note = (f"I triaged {account.name}'s \"{case.subject}\" report this morning: the fault is in code the {team} "
                 "team owns, so it's theirs to fix.")
-        day = today(session)
+        day, key = today(session), next_key(session, "ENG")
+        text = (f"Hi @{owner.handle}, {account.name} keeps running into \"{case.subject}\" (your case) and only "
+                f"engineering can fix it. @{engineer.handle} triaged it this morning and knows whose area it is. "
+                "Can you take it down the escalation path today, and tell me the bug's key?")
+        dm = dm_name(owner.id, boss.id)
         ask = f"Hi @{engineer.handle}, which team's area is {account.name}'s \"{case.subject}\" problem?"
-        steps = [*read_rule(session, ESCALATION, "customer escalation"),
-                 *read_rule(session, "Naming conventions", "naming conventions ticket summary label"),
-                 ToolCall("crm_list_cases", {"account": account.name, "status": "open"}),
+        steps = [*dm_reads(dm), *read_rule(session, ESCALATION, "customer escalation"),
                  ToolCall("crm_get_case", {"case": case.id}),
-                 ToolCall("crm_list_activities", {"record_type": "case", "record_id": case.id}),
-                 ToolCall("crm_get_account", {"account": account.name}),
                  ToolCall("tickets_search_tickets", {"query": f'project = ENG AND account ~ "{account.name}"'}),
-                 ToolCall("org_search_people", {"query": engineer.name}),
-                 *ask_steps(engineer.handle, ask, 10),
-                 ToolCall("tickets_get_project", {"project": "ENG"}),
-                 bug_call(account, case.subject, team, day),
-                 ToolCall("tickets_watch_ticket", {"key": next_key(session, "ENG")}),
-                 ToolCall("crm_escalate_case", {"case": case.id, "ticket": next_key(session, "ENG"),
-                                                "reason": f"Engineering must fix it; {team} owns the area."}),
-                 ToolCall("crm_get_contact", {"contact": case.contact_id}),
-                 ToolCall("crm_log_activity", {"record_type": "contact", "record_id": case.contact_id,
-                                               "kind": "email", "subject": f"{case.subject}: engineering is on it",
-                                               "body": f"Told them {team} engineering is fixing it, tracked in "
-                                                       f"{next_key(session, 'ENG')}; I'll update them."}),
-                 ToolCall("tickets_get_ticket", {"key": next_key(session, "ENG")}),
-                 ToolCall("crm_get_case", {"case": case.id})]
+                 *ask_steps(engineer.handle, ask, 6)]
+        steps[7].role = "ask"
+        steps += [bug_call(account, case.subject, team, day),
+                  ToolCall("tickets_watch_ticket", {"key": key}),
+                  ToolCall("crm_escalate_case", {"case": case.id, "ticket": key, "reason": (
+                      f"Engineering must fix it: {engineer.name} found the fault in the {team} team's area.")},
+                      role="note"),  # a justification whose fact is read, like a note (no request to approve)
+                  ToolCall("crm_log_activity", {"record_type": "contact", "record_id": case.contact_id,
+                                                "kind": "email", "subject": f"{case.subject}: engineering is on it",
+                                                "body": f"Told them engineering is fixing it, tracked in {key}; "
+                                                        "I'll update them."}, role="note"),
+                  ToolCall("chat_post_message", {"channel": dm, "text": (
+                      f"@{boss.handle} done: I filed {key} for the {team} team and escalated the case to it; "
+                      f"{account.name} knows engineering has it.")}, role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            f"{account.name} keeps running into \"{case.subject}\" (your CRM case), and only engineering can fix it. "
-            "Take it down the handbook's customer escalation path: do today everything the path asks of you as the "
-            f"case's and the account's owner. {named(session, engineer)} from Engineering triaged it this morning "
-            f"and knows whose area it is: ask them about {account.name} in one direct message. Then let the customer "
-            "know engineering has it, and log what you tell them in the CRM as an email or a call. Change nothing "
-            "else.",
-            steps, {"case": case.id, "team": team, "engineer": engineer.id},
-            setup=lambda s: plant_note(s, s.get(Person, engineer.id), "account", account.id, note))
+            request_instruction(rng, named(session, boss), f"They want {account.name}'s case taken down the "
+                                "customer escalation path today: the escalation's reason naming the team whose area "
+                                "it is, and the customer told the bug's key (log it in the CRM as an email or a "
+                                "call).", account.name, named(session, boss)),
+            steps, {"case": case.id, "team": team, "engineer": engineer.id, "boss": boss.id},
+            setup=setup_of(lambda s: plant_note(s, s.get(Person, engineer.id), "account", account.id, note),
+                           dm_step(boss.id, owner.id, text)))
 
     def declare(self, start, inst):
         case = start.get(Case, inst.params["case"])
@@ -266,7 +113,7 @@ class SupportEscalateCase(TaskTemplate):
         theirs = list(start.scalars(select(Account.name).where(Account.owner_id == inst.actor_id,
                                                                Account.id != account.id).order_by(Account.id)))
         return Declaration([Target("case", case.id, case_lookalikes(start, case, inst.actor_id)),
-                            Target("account", account.name, theirs[:20])])
+                            Target("account", account.name, theirs[:20])], [team_claim(start, inst.params["team"])])
 
     def check(self, ctx, inst):
         p = inst.params
@@ -274,16 +121,26 @@ class SupportEscalateCase(TaskTemplate):
         account = ctx.start.get(Account, case.account_id)
         component = component_id(ctx.start, p["team"])
         bug = escalation_bug(ctx, account.id)
+        key = key_claim(ctx.start, bug.get("key") or next_key(ctx.start, "ENG"))
         told = told_customer(ctx, case)
-        engineer = ctx.start.get(Person, p["engineer"])
-        channel = dm_channel(ctx.final, ctx.actor_id, engineer.id)
-        asked = channel is not None and any(r["channel_id"] == channel.id and r["author_id"] == ctx.actor_id
-                                            for r in ctx.diff.table("chat_message").added)
-        return [check(f"You asked {engineer.name} in a direct message", asked, "no message to them"),
-                *bug_checks(ctx, bug, account, component),
+        engineer, boss = ctx.start.get(Person, p["engineer"]), ctx.start.get(Person, p["boss"])
+        asked = says(dm_texts(ctx, engineer.id), Candidate.text(account.name, case.subject), [], "", "account",
+                     deniable=False)[0].passed
+        added = ctx.diff.table("crm_activity").added
+        reasons = [r["body"] for r in added if r["record_type"] == "case" and r["record_id"] == case.id
+                   and r["kind"] == "note" and r["subject"] == "Escalated"]
+        team = team_claim(ctx.start, p["team"])
+        dm, replies = dm_replies(ctx, boss.id)
+        return [guard(f"Only {engineer.name} knows whose area it is: you asked them about {account.name}", asked,
+                      f"no message of yours to {engineer.name} names {account.name} or the problem"),
+                *bug_checks(ctx, bug, account, component, weight=0.5),
                 check("The case is escalated with the bug's key", escalated(ctx, case, bug.get("key")),
                       f"case is {getattr(ctx.final.get(Case, case.id), 'status', None)}", 2),
-                check("You told the customer (an email or a call logged)",
-                      any(told(r) for r in ctx.diff.table("crm_activity").added), "nothing logged"),
+                *says(reasons, team.right, team.others, f"The escalation's reason names the team, {p['team']}", "team",
+                      weight=3),
+                *says([r["body"] + " " + r["subject"] for r in added if told(r)], key.right, key.others,
+                      "You told the customer the bug's key (an email or a call logged)", "bug's key", weight=3),
+                *decision_reply_checks(replies, False, boss.name, facts=[key], actions=FILED, weight=3),
                 nothing_else_changed(ctx.diff, bug_allowances(ctx, account.id, component) + allow_escalation(case)
-                                     + dm_allowances(ctx, p["engineer"]) + [Allow("crm_activity", ("added",), told)])]
+                                     + dm_allowances(ctx, p["engineer"]) + [Allow("crm_activity", ("added",), told)]
+                                     + (allow_posts(ctx, dm, limit=1, mentions=2) if dm else []))]

@@ -19,12 +19,15 @@ from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import spread
+from .common import allow_posts, named, spread
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .tickets_common import key_pool, next_key
-from .w_support import (AREAS, ESCALATION, LABEL, allow_escalation, area_team, case_lookalikes, dm_allowances,
-                        dm_channel, escalated, of_pool, open_cases, told_customer)
+from .w_deals import setup_of
+from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step
+from .w_support_common import (AREAS, ESCALATION, LABEL, allow_escalation, area_team, boss_of, case_lookalikes,
+                               dm_allowances, dm_channel, escalated, of_pool, open_cases, told_customer)
 
 
 def dm_texts(ctx, other_id: int) -> list[str]:
@@ -74,9 +77,9 @@ class SupportDuplicateCases(TaskTemplate):
     id, apps, difficulty, kind = "w.support_duplicate_cases", ("crm", "tickets", "chat", "org"), 4, "workflow"
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (ESCALATION,)
-    summary = ("A customer reported one problem in several cases: escalate yours to the bug a teammate filed, "
-               "watch it as the account owner, give each teammate with a case about it the bug's key, and tell "
-               "the customer.")
+    summary = ("A manager asks to put a customer's reports of one problem on the bug a teammate filed: escalate "
+               "your cases to it, watch it as the account owner, give each teammate with a case about it the bug's "
+               "key, tell the customer the key and the manager too.")
 
     def sample(self, session, rng, instance):
         accounts = {a.id: a for a in session.scalars(select(Account))}
@@ -84,20 +87,21 @@ class SupportDuplicateCases(TaskTemplate):
         for case in open_cases(session, Case.subject.in_(list(AREAS))):
             same = open_cases(session, Case.account_id == case.account_id, Case.subject == case.subject)
             owner = session.get(Person, case.owner_id)
-            if (case.owner_id == accounts[case.account_id].owner_id and same[0].id == case.id
-                    and all(c.owner_id == case.owner_id for c in same) and len(teammates(session, owner)) >= 4
+            if (case.owner_id == accounts[case.account_id].owner_id and same[0].id == case.id and owner.manager_id
+                    and all(c.owner_id == case.owner_id for c in same) and len([m for m in teammates(session, owner) if m.id != owner.manager_id]) >= 4
                     and not session.scalar(select(Ticket.id).where(Ticket.account_id == case.account_id,
                                                                    Ticket.summary.contains(case.subject)))):
                 choices.append(case)
         case = spread(of_pool(choices, self.split, "case"), instance)
         account, actor = accounts[case.account_id], session.get(Person, case.owner_id)
         own = [c.id for c in open_cases(session, Case.account_id == case.account_id, Case.subject == case.subject)]
-        mates = teammates(session, actor)
+        mates = [m for m in teammates(session, actor) if m.id != actor.manager_id]
         rng.shuffle(mates)
         filer, others = mates[0], mates[1:4]
         team, _ = area_team(session, rng, case.subject)
-        key = next_key(session, "ENG")
-        steps = [*read_rule(session, ESCALATION, "customer escalation"),
+        key, boss = next_key(session, "ENG"), boss_of(session, actor)
+        dm = dm_name(actor.id, boss.id)
+        steps = [*dm_reads(dm), *read_rule(session, ESCALATION, "customer escalation"),
                  ToolCall("crm_list_cases", {"account": account.name, "status": "open"}),
                  ToolCall("crm_get_case", {"case": session.scalar(select(func.max(Case.id))) + 1}),
                  ToolCall("tickets_get_ticket", {"key": key}),
@@ -111,7 +115,8 @@ class SupportDuplicateCases(TaskTemplate):
                   ToolCall("crm_get_contact", {"contact": case.contact_id}),
                   ToolCall("crm_log_activity", {"record_type": "contact", "record_id": case.contact_id, "kind": "email",
                                                 "subject": f"{case.subject}: one fix for all your reports",
-                                                "body": f"Told them every report of it is now tracked in {key}."})]
+                                                "body": f"Told them every report of it is now tracked in {key}."},
+                            role="note")]
         first_new = session.scalar(select(func.max(Case.id))) + 2  # the teammates' cases the setup opens
         for number, other in enumerate(others):
             steps.append(ToolCall("crm_get_case", {"case": first_new + number}))
@@ -119,19 +124,25 @@ class SupportDuplicateCases(TaskTemplate):
             steps += [ToolCall("chat_open_conversation", {"people": [f"@{other.handle}"]}),
                       ToolCall("chat_post_message", {"channel": Ref(at, "id"), "text": (
                           f"Hi @{other.handle}, {account.name}'s \"{case.subject}\" is tracked in {key}: please "
-                          "escalate your case about it to that bug.")})]
-        steps.append(ToolCall("crm_list_cases", {"account": account.name, "status": "open"}))
+                          "escalate your case about it to that bug.")}, role="note")]
+        steps += [ToolCall("crm_list_cases", {"account": account.name, "status": "open"}),
+                  ToolCall("chat_post_message", {"channel": dm, "text": (
+                      f"@{boss.handle} done: my cases are escalated to {key}, the teammates with cases have the key "
+                      f"and {account.name} knows it's all tracked there.")}, role="report")]
+        text = (f"Hi @{actor.handle}, {account.name} has reported \"{case.subject}\" through several cases, yours and "
+                "your teammates', and engineering already tracks it in one bug. Can you put them all on it the way "
+                "the escalation path wants, and tell me the bug's key?")
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{account.name} has reported \"{case.subject}\" through several CRM cases, yours and your teammates', "
-            "and engineering already tracks it in one bug. Put every case about it on that bug as the handbook's "
-            "customer escalation path wants: escalate those that are yours, do what the path asks of you as the "
-            "account's owner, and send the owner of each case still New or Working that you cannot escalate "
-            "yourself one direct message with the bug's key. Let the customer know engineering tracks all their "
-            "reports of it together, and log what you tell them in the CRM as an email or a call. Change nothing "
-            "else.",
-            steps, {"own": own, "key": key, "others": [o.id for o in others], "account": account.id},
-            setup=_report_twice(account.id, case.subject, filer.id, [o.id for o in others], team, key))
+            request_instruction(rng, named(session, boss), "They want every case about it put on that bug the way "
+                                "the customer escalation path wants: those that are yours escalated, what the path "
+                                "asks of the account's owner done, the owner of each case still New or Working that "
+                                "you cannot escalate sent one direct message with the bug's key, and the customer "
+                                "told the key (log it in the CRM as an email or a call).", account.name,
+                                named(session, boss)),
+            steps, {"own": own, "key": key, "others": [o.id for o in others], "account": account.id, "boss": boss.id},
+            setup=setup_of(_report_twice(account.id, case.subject, filer.id, [o.id for o in others], team, key),
+                           dm_step(boss.id, actor.id, text)))
 
     def declare(self, start, inst):
         p = inst.params
@@ -158,8 +169,15 @@ class SupportDuplicateCases(TaskTemplate):
                             f"Your DM to {person.name} gives the key {key}", "ticket key", weight=1)
             allowed += dm_allowances(ctx, other)
         told = [told_customer(ctx, ctx.start.get(Case, cid)) for cid in p["own"]]
-        results.append(check("You told the customer (an email or a call logged)", any(
-            t(r) for t in told for r in ctx.diff.table("crm_activity").added), "nothing logged"))
+        emails = [f"{r['subject']} {r['body']}" for r in ctx.diff.table("crm_activity").added if any(t(r) for t in told)]
+        results += says(emails, Candidate.text(key), pool, f"You told the customer the key {key} (an email or a call "
+                        "logged)", "ticket key", weight=2)
+        boss = ctx.start.get(Person, p["boss"])
+        dm, replies = dm_replies(ctx, boss.id)
+        results += decision_reply_checks(replies, False, boss.name, facts=[Claim(Candidate.text(key), pool, "text",
+                                                                                 "ticket key")],
+                                         actions=("escalated", "put", "moved", "linked"), weight=2)
+        allowed += allow_posts(ctx, dm, limit=1, mentions=2) if dm else []
         allowed += [Allow("crm_activity", ("added",), t) for t in told]
         for cid in p["own"]:
             allowed += allow_escalation(ctx.start.get(Case, cid))

@@ -21,14 +21,22 @@ from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, T
 from .common import named, spread
 from .handbook import read_rule
 from .registry import register
+from .phrasing import request_instruction
 from .split import of_split
 from .tickets_common import key_pool, next_key, project_id, ticket_by_key
-from .w_support import dm_allowances
+from .w_people_replies import decision_reply_checks
+from .w_support_common import dm_allowances
 from .w_support_more import dm_texts
 
 SLA = "Service desk SLA targets"
 REQUESTS = ["Order form review: {}", "DPA questions from {}", "NDA for {}", "Contract review: {} MSA",
             "Data retention terms for {}", "Security addendum for {}"]
+# How a first response may say which request it answers, by request.
+KINDS = {"Order form review: {}": ("order form",), "DPA questions from {}": ("DPA", "data processing"),
+         "NDA for {}": ("NDA", "non-disclosure"), "Contract review: {} MSA": ("MSA", "contract review"),
+         "Data retention terms for {}": ("data retention", "retention"),
+         "Security addendum for {}": ("security addendum", "addendum")}
+STARTED = ("started", "assigned", "taken", "picked up", "begun", "taken on")
 # The customer's five waiting requests, the two to take first ahead: (hours ago filed, priority level),
 # where level 0 is the top priority, 1 the next one down and 2 any lower. The oldest request overall is
 # of the lowest level, and the second of level 1 is newer than the first: neither age nor priority alone
@@ -96,24 +104,26 @@ class SupportLegalQueue(TaskTemplate):
                                                               'status != Closed ORDER BY created'})]
         steps += [ToolCall("tickets_get_ticket", {"key": keys[i]}) for i in sorted(keys, key=lambda i: -PLAN[i][0])]
         for key in taken:
+            kind = KINDS[summaries[[i for i in keys if keys[i] == key][0]]][0]
             steps += [ToolCall("tickets_list_comments", {"key": key}),
                       ToolCall("tickets_assign_ticket", {"key": key, "assignee": f"@{actor.handle}"}),
                       ToolCall("tickets_transition_ticket", {"key": key, "transition": "Start work"}),
-                      ToolCall("tickets_add_comment", {"key": key, "body": "I'm on it and will come back to you "
-                                                                           "today."})]
+                      ToolCall("tickets_add_comment", {"key": key, "body": f"I'm on your {kind} request and will "
+                                                                           "come back to you today."}, role="note")]
         steps += [ToolCall("chat_post_message", {"channel": Ref(0, "id"), "text": (
                       f"@{owner.handle} I've started on {taken[0]} and {taken[1]}, the two the SLA rules put first; "
-                      "the others follow.")}),
+                      "the others follow.")}, role="report"),
                   ToolCall("tickets_search_tickets", {"query": f'project = LEGAL AND account ~ "{account.name}" AND '
                                                                'assignee = currentUser()'})]
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{named(session, owner)} sent you a direct message about {account.name}'s requests in LEGAL. Take the "
-            "two of the customer's waiting requests that the handbook's service desk rules say to take first: "
-            "assign each to yourself, start work on it and give it its first response with a public comment. Then "
-            f"answer {named(session, owner)} in your DM with those two requests' keys, naming no other. Change "
-            "nothing else.",
-            steps, {"account": account.name, "keys": [keys[i] for i in range(len(PLAN))], "owner": owner.id},
+            request_instruction(rng, named(session, owner), "They want the customer's waiting requests picked up: "
+                                "the two that the service desk rules say to take first, each assigned to you, started "
+                                "and given its first response (a public comment saying which request it answers), "
+                                "and they want to hear those two keys, no other.",
+                                f"{account.name}'s requests in LEGAL", named(session, owner)),
+            steps, {"account": account.name, "keys": [keys[i] for i in range(len(PLAN))], "owner": owner.id,
+                    "kinds": [summaries[i] for i in range(len(PLAN))]},
             setup=_file(owner.id, actor.id, account.name, requests, text))
 
     def declare(self, start, inst):
@@ -129,7 +139,8 @@ class SupportLegalQueue(TaskTemplate):
         p = inst.params
         owner = ctx.start.get(Person, p["owner"])
         texts, results, allowed = dm_texts(ctx, owner.id), [], dm_allowances(ctx, owner.id)
-        for key, claim in zip(p["keys"][:2], self.declare(ctx.start, inst).claims):
+        claims = self.declare(ctx.start, inst).claims
+        for key, kind in zip(p["keys"][:2], self._kinds(p)):
             right = ticket_by_key(ctx.start, key)
             now = ctx.final.get(Ticket, right.id) if right else None
             answered = [r for r in ctx.diff.table("tickets_comment").added if right and r["ticket_id"] == right.id
@@ -138,12 +149,18 @@ class SupportLegalQueue(TaskTemplate):
                               now is not None and now.assignee_id == ctx.actor_id and now.status == "In Progress",
                               f"it is {getattr(now, 'status', None)}, assigned to {getattr(now, 'assignee_id', None)}",
                               2),
-                        check(f"{key} got its first response: a public comment of yours", answered,
-                              "no public comment"),
-                        *says(texts, claim.right, claim.others, f"Your answer to {owner.name} gives the key {key}",
-                              "ticket key")]
+                        *says([r["body"] for r in answered], kind.right, kind.others, f"{key} got its first "
+                              f"response: a public comment of yours saying it answers the {kind.right.label}",
+                              "request", weight=2)]
             allowed += [Allow("tickets_ticket", ("updated",), lambda row, tid=getattr(right, "id", None):
                               row["id"] == tid, ("assignee_id", "status", "first_response_at", "updated_at")),
                         Allow("tickets_comment", ("added",), lambda row, tid=getattr(right, "id", None):
                               row["ticket_id"] == tid and row["author_id"] == ctx.actor_id and not row["internal"])]
+        results += decision_reply_checks(texts, False, owner.name, facts=claims, actions=STARTED, weight=2)
         return results + [nothing_else_changed(ctx.diff, allowed)]
+
+    @staticmethod
+    def _kinds(p: dict) -> list[Claim]:
+        """What each of the two requests to take is about, among what the customer's others are about."""
+        kinds = [Candidate.text(*KINDS[k]) for k in p["kinds"]]
+        return [Claim(kinds[i], [k for j, k in enumerate(kinds) if j != i], "body", "request") for i in (0, 1)]

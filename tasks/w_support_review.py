@@ -18,12 +18,15 @@ from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import pick, spread
+from .common import allow_posts, named, pick, spread
 from .crm import today
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .tickets_common import key_pool, next_key
-from .w_support import (AREAS, ESCALATION, LABEL, area_team, bug_exists, case_lookalikes, customer_bugs,
+from .w_deals import setup_of
+from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step, people_claim
+from .w_support_common import (AREAS, ESCALATION, LABEL, area_team, boss_of, bug_exists, case_lookalikes, customer_bugs,
                         dm_allowances, of_pool, open_cases, told_customer)
 from .w_support_more import dm_texts
 
@@ -103,8 +106,9 @@ class SupportEscalationReview(TaskTemplate):
     id, apps, difficulty, kind = "w.support_escalation_review", ("crm", "tickets", "chat", "org"), 4, "workflow"
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules = "medium", (ESCALATION,)
-    summary = ("Review your escalated cases where their bugs stand: close and tell the customer when the bug is "
-               "Done, take the bugs nobody started by their due date to the VP of Customer Success.")
+    summary = ("A manager asks for a review of your escalated cases where their bugs stand: close and tell the "
+               "customer the key when the bug is Done, take the bugs nobody started by their due date to the VP of "
+               "Customer Success (noting it on their cases), and tell the manager which bugs went to the VP.")
 
     def sample(self, session, rng, instance):
         accounts, bugs = {a.id: a for a in session.scalars(select(Account))}, customer_bugs(session)
@@ -115,8 +119,11 @@ class SupportEscalationReview(TaskTemplate):
         cases = [c for c in open_cases(session, Case.subject.in_(list(AREAS)))
                  if c.owner_id == accounts[c.account_id].owner_id and not bug_exists(session, accounts[c.account_id],
                                                                                      c.subject, bugs)]
-        case = spread(of_pool([c for c in cases if clean(c.owner_id)], self.split, "case"), instance)
+        case = spread(of_pool([c for c in cases if clean(c.owner_id) and session.get(Person, c.owner_id).manager_id],
+                              self.split, "case"), instance)
         actor = session.get(Person, case.owner_id)
+        boss = boss_of(session, actor)
+        dm = dm_name(actor.id, boss.id)
         theirs = [a for a in accounts.values() if a.owner_id == actor.id]
         roles = ["done", "fixed", "overdue", "ontrack"] + (["started"] if rng.random() < 0.6 else [])
         planted, taken = [], {(case.account_id, case.subject)}
@@ -142,7 +149,7 @@ class SupportEscalationReview(TaskTemplate):
         for role in [i["role"] for i in order if i["role"] != "overdue"]:
             ids[role] = first_case + len(ids) - 1
         done = [(c.id, bug.key) for c, bug in world["done"]] + [(ids[r], keys[r]) for r in FINISHED]
-        steps = [*read_rule(session, ESCALATION, "customer escalation"),
+        steps = [*dm_reads(dm), *read_rule(session, ESCALATION, "customer escalation"),
                  ToolCall("crm_list_cases", {"owner": f"@{actor.handle}", "status": "Escalated"})]
         for cid, key in sorted([(c.id, b.key) for group in world.values() for c, b in group]
                                + [(ids[i["role"]], keys[i["role"]]) for i in order]):
@@ -152,27 +159,36 @@ class SupportEscalationReview(TaskTemplate):
         steps += [ToolCall("chat_open_conversation", {"people": [f"@{vp.handle}"]}),
                   ToolCall("chat_post_message", {"channel": Ref(at, "id"), "text": (
                       f"Hi @{vp.handle}, no progress by the due date on {', '.join(k for _, k in late)}: work has "
-                      "not started. Per the escalation path I'm bringing it to you.")}),
+                      "not started. Per the escalation path I'm bringing it to you.")}, role="note"),
                   ToolCall("chat_list_messages", {"channel": Ref(at, "id"), "limit": 5})]
         steps += [ToolCall("crm_log_activity", {"record_type": "case", "record_id": cid, "kind": "note",
-                                                "subject": "Taken to the VP of Customer Success",
-                                                "body": f"{key} had no progress by its due date: sent to {vp.name}."})
-                  for cid, key in late]
+                                                "subject": "No progress by the due date",
+                                                "body": f"{key} had no progress by its due date: sent to {vp.name}."},
+                           role="note") for cid, key in late]
         for cid, key in done:
             steps += [ToolCall("crm_log_activity", {"record_type": "case", "record_id": cid, "kind": "email",
                                                     "subject": "The fix is live",
-                                                    "body": f"Told the customer {key} is fixed."}),
+                                                    "body": f"Told the customer {key} is fixed."}, role="note"),
                       ToolCall("crm_update_case", {"case": cid, "status": "Closed"})]
-        steps.append(ToolCall("crm_list_cases", {"owner": f"@{actor.handle}", "status": "Escalated"}))
+        steps += [ToolCall("crm_list_cases", {"owner": f"@{actor.handle}", "status": "Escalated"}),
+                  ToolCall("chat_post_message", {"channel": dm, "text": (
+                      f"@{boss.handle} done: I took {', '.join(k for _, k in late)} to @{vp.handle} (no progress by "
+                      f"the due date) and closed the cases whose bugs are Done, {', '.join(k for _, k in done)}, "
+                      "after telling the customers.")}, role="report")]
+        text = (f"Hi @{actor.handle}, could you review your customer escalations today, the way the escalation path "
+                "says, and tell me which bugs had to go further?")
         return TaskInstance(
             self.id, instance, actor.id,
-            "Review your customer escalations: for each of your escalated cases, see where its bug stands today "
-            "and do what the handbook's customer escalation path says for it. A bug still To Do counts as no "
-            "progress. If something must go to someone, send them one direct message naming exactly the bugs "
-            "concerned by their keys, and log a note on the case of each bug you took to them saying so. Log what "
-            "you tell a customer in the CRM as an email or a call. Change nothing else.",
-            steps, {"case": case.id, "keys": keys, "done": [cid for cid, _ in done], "vp": vp.id, "roles": roles},
-            setup=_plant(actor.id, case.id, planted, engineer.id, vp.id))
+            request_instruction(rng, named(session, boss), "They want your customer escalations reviewed: for each "
+                                "escalated case, what the customer escalation path says for where its bug stands "
+                                "today (a bug still To Do counts as no progress). Whoever something must go to gets "
+                                "one direct message naming exactly the bugs concerned by their keys, a note on the "
+                                "case of each bug taken to them says to whom, and what a customer is told (the bug's "
+                                "key) is logged in the CRM as an email or a call.", "your escalations",
+                                named(session, boss)),
+            steps, {"case": case.id, "keys": keys, "done": [cid for cid, _ in done], "vp": vp.id, "roles": roles,
+                    "boss": boss.id},
+            setup=setup_of(_plant(actor.id, case.id, planted, engineer.id, vp.id), dm_step(boss.id, actor.id, text)))
 
     def declare(self, start, inst):
         case = start.get(Case, inst.params["case"])
@@ -180,6 +196,14 @@ class SupportEscalationReview(TaskTemplate):
         late = [bug.key for _, bug in found["overdue"]]
         claims = [Claim(Candidate.text(k), self._others(start, found, k, late), "text", "ticket key") for k in late]
         return Declaration([Target("case", case.id, case_lookalikes(start, case, inst.actor_id))], claims)
+
+    @staticmethod
+    def _vp(start, vp: Person) -> tuple[Candidate, list[Candidate]]:
+        """The VP of Customer Success among the other department heads."""
+        heads = [start.get(Person, i) for i in start.scalars(select(Department.head_id).where(
+            Department.head_id.is_not(None), Department.head_id != vp.id))]
+        claim = people_claim([vp], heads, "person")
+        return Candidate.text(*claim.right.spellings, "VP of Customer Success", vp.title or ""), claim.others
 
     @staticmethod
     def _others(start, found, key: str, late: list[str]) -> list[Candidate]:
@@ -199,19 +223,30 @@ class SupportEscalationReview(TaskTemplate):
         for case, bug in found["overdue"]:
             notes = [r for r in ctx.diff.table("crm_activity").added if r["record_type"] == "case"
                      and r["record_id"] == case.id and r["kind"] == "note" and r["owner_id"] == ctx.actor_id]
-            results.append(check(f"A note on case {case.id} says {bug.key} went further", notes, "no note"))
+            results += says([r["body"] + " " + r["subject"] for r in notes], *self._vp(ctx.start, vp),
+                            f"A note on case {case.id} says {bug.key} went to {vp.name}", "person", weight=1,
+                            deniable=False)
             allowed.append(Allow("crm_activity", ("added",), lambda row, cid=case.id: row["record_type"] == "case"
                                  and row["record_id"] == cid and row["kind"] == "note"
                                  and row["owner_id"] == ctx.actor_id))
         for case, bug in found["done"]:
             now, told = ctx.final.get(Case, case.id), told_customer(ctx, case)
+            emails = [r["body"] + " " + r["subject"] for r in ctx.diff.table("crm_activity").added if told(r)]
             results += [check(f"Case {case.id} ({bug.key} is Done) is closed", now and now.status == "Closed",
                               f"it is {getattr(now, 'status', None)}", 2),
-                        check(f"You told the customer about {bug.key} (an email or call logged)",
-                              any(told(r) for r in ctx.diff.table("crm_activity").added), "nothing logged")]
+                        *says(emails, Candidate.text(bug.key), key_pool(ctx.start, "ENG", bug.key),
+                              f"You told the customer {bug.key} is fixed (an email or call logged)", "ticket key")]
             allowed += [Allow("crm_case", ("updated",), lambda row, cid=case.id: row["id"] == cid
                               and row["status"] == "Closed", ("status", "closed_at")),
                         Allow("crm_activity", ("added",), told)]
+        boss = ctx.start.get(Person, inst.params["boss"])
+        dm, replies = dm_replies(ctx, boss.id)
+        mine = [bug.key for group in found.values() for _, bug in group]
+        facts = [Claim(Candidate.text(k), [Candidate.text(b.key) for _, b in found["fine"]]
+                       + key_pool(ctx.start, "ENG", k, allowed=tuple(mine)), "text", "bug taken further") for k in late]
+        results += decision_reply_checks(replies, False, boss.name, facts=facts, actions=("taken", "sent", "closed",
+                                                                                           "escalated"), weight=2)
+        allowed += allow_posts(ctx, dm, limit=1, mentions=3) if dm else []
         if not late and not found["done"]:
             results.append(check("The setup planted escalations to review", False, "none found"))  # a grader fault
         return results + [nothing_else_changed(ctx.diff, allowed)]

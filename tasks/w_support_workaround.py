@@ -13,19 +13,23 @@ from officegym.apps.crm import services as crm
 from officegym.apps.crm.models import Account, Case, Contact
 from officegym.apps.org.models import Person
 from officegym.apps.tickets import services as tickets
-from officegym.graders.checks import Allow, nothing_else_changed
+from officegym.graders.checks import Allow, guard, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import named, pick, spread
+from .common import allow_posts, named, pick, spread
 from .handbook import read_rule
+from .phrasing import request_instruction
 from .registry import register
 from .split import in_split, person_in
-from .tickets_common import next_key, ticket_by_key
-from .w_support import (AREAS, ESCALATION, LABEL, area_team, ask_steps, bug_exists, case_lookalikes,
+from .tickets_common import key_pool, next_key, ticket_by_key
+from .w_deals import setup_of
+from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step
+from .w_support_common import (AREAS, ESCALATION, LABEL, area_team, ask_steps, boss_of, bug_exists, case_lookalikes,
                         customer_bugs, dm_allowances, open_cases, told_customer)
 from .w_support_more import dm_texts
 
+RECORDED = ("noted", "recorded", "added", "told", "passed on", "sent")
 # What an engineer tells support to do until the fix ships, by the problem it works around.
 WORKAROUNDS = {
     "Webhook deliveries delayed": "Resend the failed webhooks from the delivery log",
@@ -92,8 +96,9 @@ class SupportWorkaround(TaskTemplate):
     id, apps, difficulty, kind = "w.support_workaround_case", ("crm", "tickets", "chat", "org"), 5, "workflow"
     toolsets = ("chat", "crm", "tickets.work")  # its apps hold over 100 tools
     scale, rules, split = "medium", (ESCALATION,), "test"
-    summary = ("Get the workaround from the engineer on the bugs behind your escalated cases about one problem, "
-               "note it on each case and bug, and have each account owner tell their customer.")
+    summary = ("A manager asks the account owner to get the workaround from the engineer on the bugs behind their "
+               "escalated cases about one problem (asking them: nobody else has it), note it on each case and bug, "
+               "have each customer told it, and tell the manager the bugs it covers.")
 
     def sample(self, session, rng, instance):
         accounts, bugs = {a.id: a for a in session.scalars(select(Account))}, customer_bugs(session)
@@ -106,8 +111,11 @@ class SupportWorkaround(TaskTemplate):
         cases = open_cases(session, Case.subject.in_(list(AREAS)))
         inside = [c for c in cases if in_split(self.split, "case", c.id) and person_in(self.split, c.owner_id)]
         # The split's usable cases (as of_pool keeps them), found without testing every case; all when none is.
-        case = spread([c for c in inside if usable(c)] or [c for c in cases if usable(c)], instance)
+        managed = [c for c in cases if session.get(Person, c.owner_id).manager_id]
+        case = spread([c for c in inside if c in managed and usable(c)] or [c for c in managed if usable(c)], instance)
         actor = session.get(Person, case.owner_id)
+        boss = boss_of(session, actor)
+        dm = dm_name(actor.id, boss.id)
         other = pick(rng, second_accounts(session, accounts, case, bugs))
         contact = session.scalar(select(Contact.id).where(Contact.account_id == other.id).order_by(Contact.id))
         second = session.scalar(select(func.max(Case.id))) + 1  # the case the setup opens
@@ -115,7 +123,7 @@ class SupportWorkaround(TaskTemplate):
         number, workaround = int(next_key(session, "ENG").split("-")[1]), WORKAROUNDS[case.subject]
         keys = [f"ENG-{number}", f"ENG-{number + 1}"]
         mine = [(case.id, case.account_id, case.contact_id, keys[0]), (second, other.id, contact, keys[1])]
-        steps = [*read_rule(session, ESCALATION, "customer escalation"),
+        steps = [*dm_reads(dm), *read_rule(session, ESCALATION, "customer escalation"),
                  ToolCall("crm_list_cases", {"owner": f"@{actor.handle}", "status": "Escalated"})]
         for cid, _, _, key in mine:
             steps += [ToolCall("crm_get_case", {"case": cid}), ToolCall("tickets_get_ticket", {"key": key}),
@@ -123,12 +131,13 @@ class SupportWorkaround(TaskTemplate):
         steps += [ToolCall("org_search_people", {"query": engineer.name}),
                   *ask_steps(engineer.handle, f"Hi @{engineer.handle}, what's the workaround on {keys[0]} and "
                              f"{keys[1]}?", len(steps) + 1)]
+        steps[-2].role = "ask"
         for cid, _, _, key in mine:
             steps += [ToolCall("crm_log_activity", {"record_type": "case", "record_id": cid, "kind": "note",
                                                     "subject": "Workaround",
-                                                    "body": f"Workaround from {key}: {workaround}."}),
+                                                    "body": f"Workaround from {key}: {workaround}."}, role="note"),
                       ToolCall("tickets_add_comment", {"key": key, "body": f"Workaround for the customer: "
-                                                                           f"{workaround}."})]
+                                                                           f"{workaround}."}, role="note")]
         owners = []
         for cid, account_id, contact_id, key in mine:
             account = accounts[account_id]
@@ -139,25 +148,31 @@ class SupportWorkaround(TaskTemplate):
                           ToolCall("crm_list_contacts", {"account": account.name}),
                           ToolCall("crm_log_activity", {"record_type": "case", "record_id": cid, "kind": "email",
                                                         "subject": "A workaround until the fix",
-                                                        "body": f"Told the customer: {workaround}."})]
+                                                        "body": f"Told the customer: {workaround}."}, role="note")]
             else:
                 owner = session.get(Person, account.owner_id)
                 steps += [ToolCall("chat_open_conversation", {"people": [f"@{owner.handle}"]}),
                           ToolCall("chat_post_message", {"channel": Ref(len(steps), "id"), "text": (
                               f"Hi @{owner.handle}, engineering has a workaround for {account.name} on {key}, "
-                              f"please pass it to the customer: {workaround}.")})]
+                              f"please pass it to the customer: {workaround}.")}, role="note")]
         steps += [ToolCall("crm_list_activities", {"record_type": "case", "record_id": case.id}),
-                  ToolCall("tickets_list_comments", {"key": keys[0]})]
+                  ToolCall("tickets_list_comments", {"key": keys[0]}),
+                  ToolCall("chat_post_message", {"channel": dm, "text": (
+                      f"@{boss.handle} done: the workaround is noted on both cases and on {keys[0]} and {keys[1]}, "
+                      "and both customers have it.")}, role="report")]
+        text = (f"Hi @{actor.handle}, @{engineer.handle} has a workaround for the bugs behind your escalated "
+                f"\"{case.subject}\" cases. Can you get it to the customers today, and tell me which bugs it covers?")
         return TaskInstance(
             self.id, instance, actor.id,
-            f"{named(session, engineer)} is working the bugs behind your escalated \"{case.subject}\" cases and has "
-            "found a workaround the customers can use until the fix ships. Ask them for it in one direct message, "
-            "then record it word for word as a note on each of those cases and as a comment on each of their bugs, "
-            "and make sure each customer hears it the way the handbook's customer escalation path wants (log what "
-            "you tell a customer in the CRM as an email or a call). Change nothing else.",
-            steps, {"cases": [case.id, second], "keys": keys, "engineer": engineer.id, "owners": owners},
-            setup=_escalate(actor.id, case.id, {"account": other.id, "contact": contact}, team, engineer.id, keys,
-                            workaround))
+            request_instruction(rng, named(session, boss), f"They want the workaround {named(session, engineer)} "
+                                "found asked for in one direct message, recorded word for word as a note on each of "
+                                "those cases and as a comment on each of their bugs, and each customer told it the "
+                                "way the customer escalation path wants (log what you tell a customer in the CRM as "
+                                "an email or a call).", "your escalated cases", named(session, boss)),
+            steps, {"cases": [case.id, second], "keys": keys, "engineer": engineer.id, "owners": owners,
+                    "boss": boss.id},
+            setup=setup_of(_escalate(actor.id, case.id, {"account": other.id, "contact": contact}, team, engineer.id,
+                                     keys, workaround), dm_step(boss.id, actor.id, text)))
 
     def declare(self, start, inst):
         case = start.get(Case, inst.params["cases"][0])
@@ -202,4 +217,15 @@ class SupportWorkaround(TaskTemplate):
                 results += says(dm_texts(ctx, owner.id), claim.right, claim.others,
                                 f"You gave the workaround to case {cid}'s account owner, {owner.name}", "workaround")
                 allowed += dm_allowances(ctx, owner.id)
-        return results + [nothing_else_changed(ctx.diff, allowed)]
+        engineer = ctx.start.get(Person, p["engineer"])
+        asked = says(dm_texts(ctx, engineer.id), Candidate.text(*p["keys"], ctx.start.get(Case, p["cases"][0]).subject), [], "", "bug",
+                     deniable=False)[0].passed
+        boss = ctx.start.get(Person, p["boss"])
+        dm, replies = dm_replies(ctx, boss.id)
+        facts = [Claim(Candidate.text(k), key_pool(ctx.start, "ENG", k, allowed=tuple(p["keys"])), "text", "bug")
+                 for k in p["keys"]]
+        results += decision_reply_checks(replies, False, boss.name, facts=facts, actions=RECORDED, weight=2)
+        allowed += allow_posts(ctx, dm, limit=1, mentions=2) if dm else []
+        return [guard(f"Only {engineer.name} has the workaround: you asked them about the bugs", asked,
+                      f"no message of yours to {engineer.name} names the bugs or the problem"),
+                *results, nothing_else_changed(ctx.diff, allowed)]

@@ -16,15 +16,15 @@ os.environ.setdefault("OFFICEGYM_HOME", str(ROOT / ".officegym" / "test-home"))
 # No warm pool unless a test asks for one: its background copies would only slow the others.
 os.environ.setdefault("OFFICEGYM_POOL_SIZE", "0")
 
-import socket  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
 import uvicorn  # noqa: E402
+from serving import free_port  # noqa: E402
 
 from officegym.config import load_settings  # noqa: E402
 from officegym.episodes import EpisodeStore  # noqa: E402
-from officegym.server import build_app  # noqa: E402
+from officegym.server import build_app, server_config  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -42,13 +42,18 @@ ALSO_ON_POSTGRES = {
     "test_sheets_services.py", "test_crm_tools.py", "test_tickets_tools.py", "test_sheets_tools.py",
     "test_chat_messages.py", "test_bad_input.py", "test_diff_and_checks.py",
     "test_crm_tasks.py", "test_sheets_tasks.py", "test_parallel.py", "test_colleagues.py", "test_served_cost.py",
+    "test_races.py",
 }
 
 
+# `make check` sets OFFICEGYM_TEST_BACKENDS=sqlite: the quick suite needs no PostgreSQL.
+BACKENDS = [b.strip() for b in os.environ.get("OFFICEGYM_TEST_BACKENDS", "sqlite,postgresql").split(",") if b.strip()]
+
+
 def pytest_generate_tests(metafunc):
-    """Run the modules of ALSO_ON_POSTGRES on both backends."""
+    """Run the modules of ALSO_ON_POSTGRES on every backend of BACKENDS (both by default)."""
     if "backend" in metafunc.fixturenames and Path(str(metafunc.definition.path)).name in ALSO_ON_POSTGRES:
-        metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True, scope="session")
+        metafunc.parametrize("backend", BACKENDS, indirect=True, scope="session")
 
 
 @pytest.fixture(scope="session")
@@ -113,12 +118,6 @@ def small_episode(store):
     yield created
     store.delete(created.id)
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class LiveServer:
     """uvicorn serving build_app() in a background thread."""
 
@@ -127,8 +126,7 @@ class LiveServer:
         self.store = store
         self.base_url = f"http://127.0.0.1:{self.settings.port}"
         app = build_app(store, self.settings, self.base_url, scale=scale, seed=0, episode_ttl=episode_ttl)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.settings.port,
-                                                    log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(server_config(app, "127.0.0.1", self.settings.port, lifespan="on"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> "LiveServer":

@@ -13,6 +13,13 @@ import time
 import httpx
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 class Serving:
     """`officegym serve --scale tiny [options]` in a process of its own, on a free port, with its own
     home and episodes folder (the tests' world cache linked in: nothing to build)."""
@@ -23,9 +30,7 @@ class Serving:
             self.home.mkdir()
             settings.worlds_dir.mkdir(parents=True, exist_ok=True)  # a test run alone builds it
             (self.home / "worlds").symlink_to(settings.worlds_dir)
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
+        self.port = free_port()
         env = {k: v for k, v in os.environ.items() if k != "OFFICEGYM_ADMIN_TOKEN"}
         if admin_token:  # servers of one fleet share their admin token
             env["OFFICEGYM_ADMIN_TOKEN"] = self.admin_token = admin_token

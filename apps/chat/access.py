@@ -158,3 +158,19 @@ def _sync_mentions(session: Session, message: Message) -> None:
     if handles:
         for person_id in session.scalars(select(Person.id).where(Person.handle.in_(handles))):
             session.add(Mention(message_id=message.id, person_id=person_id))
+
+
+def mention_warnings(session: Session, message: Message) -> list[str]:
+    """What the author should know about the people a message mentions who are not in its
+    conversation: such a mention notifies nobody and nobody there answers it (as in Slack)."""
+    channel = message.channel
+    handles = mentioned_handles(message.text)
+    if not handles:
+        return []
+    outside = session.scalars(select(Person.handle).where(
+        Person.handle.in_(handles), Person.id.not_in(select(Membership.person_id).where(
+            Membership.channel_id == channel.id))))
+    where = f"#{channel.name}" if channel.kind in ("public", "private") else "this conversation"
+    advice = "invite them or message them directly" if channel.kind in ("public", "private") else \
+        "message them directly"
+    return [f"@{handle} is not in {where}: {advice}." for handle in sorted(outside, key=handles.index)]

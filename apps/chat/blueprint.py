@@ -21,13 +21,14 @@ bp = Blueprint("chat", __name__, template_folder="templates")
 PAGE = 50  # rows of a list (channels, conversations, search results)
 HISTORY = 30  # messages of a channel's page, newest last, with a link to older ones: light to read
 SIDEBAR_CONVERSATIONS = 12  # the most recent; "+ New message" lists them all
+WAIT_CHOICES = (15, 60, 240, services.MAX_WAIT_MINUTES)  # the minutes a conversation's wait control offers
 
 
 @bp.context_processor
 def chat_helpers() -> dict:
-    """What chat templates draw with: icons, avatars' initials and colours, emoji names."""
+    """What chat templates draw with: icons, avatars' initials and colours, emoji names, wait choices."""
     return {"chat_icons": timeline.ICON_PATHS, "initials": timeline.initials, "avatar_colour": timeline.avatar_colour,
-            "emoji_name": timeline.emoji_name}
+            "emoji_name": timeline.emoji_name, "wait_choices": WAIT_CHOICES}
 
 
 def channel_url(channel: Channel | schemas.ChannelOut, **args) -> str:

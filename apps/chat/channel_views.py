@@ -6,13 +6,14 @@ from __future__ import annotations
 from flask import flash, request, url_for
 
 from officegym.apps.org.services import get_person, search_people
-from officegym.web import arg_int, back_url, form_people, see_other, ui
+from officegym.web_request import arg_int, back_url, form_people, see_other, ui
 
 from . import presenters, services
 from .blueprint import PAGE, bp, channel_url, conversations, render_chat
 
 SEARCH_FIELDS = ("q", "channel", "author", "after", "before")
 PICK = 20  # people offered as checkboxes by a people picker
+MEMBERS = 50  # members of a channel a page lists
 
 
 def _picker(db, actor):
@@ -112,8 +113,9 @@ def members(ref: str):
     """Who is in a channel; invite and remove people."""
     with ui() as (db, actor):
         found = services.get_channel(db, actor, ref)
-        page = services.list_members(db, actor, found.id, arg_int("offset", 0), 100)
-        return render_chat(db, actor, "chat/members.html", current=found, page=page, pick=_picker(db, actor))
+        page = services.list_members(db, actor, found.id, arg_int("offset", 0), MEMBERS)
+        pick = services.people_to_invite(db, actor, found.id, request.args.get("find", ""), 0, PICK)
+        return render_chat(db, actor, "chat/members.html", current=found, page=page, pick=pick)
 
 
 @bp.post("/c/<ref>/invite")

@@ -51,6 +51,21 @@ def list_members(session: Session, actor: Person, channel: int | str, offset: in
     return paginate(session, stmt, offset, limit)
 
 
+def people_to_invite(session: Session, actor: Person, channel: int | str, query: str = "", offset: int = 0,
+                     limit: int = 20) -> Page[Person]:
+    """The people a channel could take in: those not in it yet whose name, handle, email or title
+    contains every word of `query`, by name."""
+    found = resolve_channel(session, actor, channel)
+    if not isinstance(query, str) or len(query) > 200:
+        raise Invalid("query must be text of at most 200 characters.")
+    in_channel = select(Membership.person_id).where(Membership.channel_id == found.id)
+    stmt = select(Person).where(Person.id.not_in(in_channel)).order_by(Person.name, Person.id)
+    for term in query.split():
+        stmt = stmt.where(or_(*(contains(column, term) for column in (Person.name, Person.handle, Person.email,
+                                                                       Person.title))))
+    return paginate(session, stmt, offset, limit)
+
+
 @journaled("chat.create_channel")
 def create_channel(session: Session, actor: Person, name: str, is_private: bool = False, topic: str = "",
                    purpose: str = "", members: list[int | str] | None = None) -> Channel:

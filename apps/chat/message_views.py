@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import flash, request, url_for
 
-from officegym.web import back_url, form_int, safe_target, see_other, ui
+from officegym.web_request import back_url, form_int, safe_target, see_other, ui
 
 from . import presenters, services
 from .blueprint import bp, channel_url, render_chat
@@ -27,6 +27,8 @@ def post(ref: str):
     also = "also_send_to_channel" in request.form
     with ui() as (db, actor):
         posted = services.post_message(db, actor, ref, request.form.get("text", ""), parent, also)
+        for warning in services.mention_warnings(db, posted):
+            flash(warning, "warning")
         target = url_for(".message", message_id=posted.id)
     return see_other(target)
 
@@ -59,6 +61,15 @@ def delete(message_id: str):
         return render_chat(db, actor, "chat/confirm_delete.html", current=found.channel,
                            message=presenters.message_out(db, found),
                            back=_page_to_return_to(channel_url(found.channel, _anchor="latest")))
+
+
+@bp.get("/m/<message_id>/actions")
+def actions(message_id: str):
+    """A message's actions (what its "More actions" menu offers) on a page of their own."""
+    with ui() as (db, actor):
+        found = services.get_message(db, actor, message_id)
+        return render_chat(db, actor, "chat/actions.html", current=found.channel,
+                           message=presenters.message_out(db, found))
 
 
 @bp.get("/m/<message_id>/react")

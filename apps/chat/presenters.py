@@ -18,10 +18,10 @@ from officegym.apps.org.presenters import page_fields
 from .messages import pinned_ids, reply_counts
 from .models import Channel, Membership, Mention, Message, Reaction
 from .reactions import unread_counts
-from .schemas import ChannelOut, MessageHistory, MessageOut, MessagePage, ReactionOut, ThreadOut, UnreadPage
+from .schemas import ChannelOut, MessageHistory, MessageOut, MessagePage, ReactionOut, ThreadOut, UnreadPage, WaitOut
 
 __all__ = ["page_fields", "channels_out", "channel_out", "unread_page_out", "messages_out", "message_out",
-           "history_out", "message_page_out", "thread_out"]
+           "history_out", "message_page_out", "thread_out", "wait_out"]
 
 
 def channels_out(session: Session, actor: Person, channels: Sequence[Channel]) -> list[ChannelOut]:
@@ -122,3 +122,9 @@ def thread_out(session: Session, parent: Message, page) -> ThreadOut:
     """A thread's parent and one page of its replies, presented in one batch."""
     presented = messages_out(session, [parent, *page.items])
     return ThreadOut(parent=presented[0], replies=presented[1:], **page_fields(page))
+
+
+def wait_out(session: Session, waited) -> WaitOut:
+    """A wait's outcome (services.wait)."""
+    return WaitOut(started_at=waited.started.isoformat(), now=waited.ended.isoformat(),
+                   minutes_waited=waited.minutes, messages=messages_out(session, waited.messages))

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from officegym import clock
 from officegym.apps.org.models import Person
-from officegym.web import arg_int, back_url, form_int, see_other, ui
+from officegym.web_request import arg_int, back_url, form_int, see_other, ui
 
 from . import presenters, services, timeline
 from .blueprint import HISTORY, bp, channel_url, render_chat

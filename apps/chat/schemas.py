@@ -66,6 +66,8 @@ class MessageOut(BaseModel):
     reactions: list[ReactionOut]
     mentions: list[str] = Field(description="Handles @mentioned in the text")
     pinned: bool
+    warnings: list[str] = Field(default_factory=list, description=(
+        "On posting: people @mentioned who are not in the conversation (their mention reaches nobody)"))
 
 
 class MessageHistory(BaseModel):
@@ -87,3 +89,13 @@ class ThreadOut(PageFields):
 
     parent: MessageOut
     replies: list[MessageOut]
+
+
+class WaitOut(BaseModel):
+    """What a wait came to: the simulated time it began and ended, and what reached you meanwhile."""
+
+    started_at: str = Field(description="ISO date-time the wait began")
+    now: str = Field(description="ISO date-time it ended: the company's time now")
+    minutes_waited: float
+    messages: list[MessageOut] = Field(description=(
+        "Messages that reached you while you waited, oldest first (empty: the time ran out first)"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import render_template, request, url_for
 
-from officegym.web import back_url, see_other, ui
+from officegym.web_request import back_url, see_other, ui
 
 from . import services
 from .blueprint import bp, flash_info, form_value, record_url

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import render_template
 
 from officegym.apps.org.presenters import people_briefs
-from officegym.web import arg_int, ui
+from officegym.web_request import arg_int, ui
 
 from . import presenters, services
 from .blueprint import PAGE, arg, bp, filter_title, kept
@@ -14,7 +14,7 @@ from .fields import dollars
 from .models import (CASE_PRIORITIES, CASE_STATUSES, INDUSTRIES, LEAD_SOURCES, LEAD_STATUSES, OPEN_STAGES, REGIONS,
                      STAGES)
 
-CARDS = 25  # cards per column of the board; the list view shows the rest
+CARDS = 8  # cards per column of the board, soonest to close first; the list view shows the rest
 
 
 def _sorting(default: str, descending: bool = False) -> tuple[str, bool]:

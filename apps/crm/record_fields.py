@@ -86,6 +86,14 @@ def current_values(session: Session, actor: Person, kind: str, record) -> dict[s
     return values
 
 
+def locked_fields(session: Session, kind: str, record) -> dict[str, str]:
+    """Fields of `record` its forms show read-only, each with the reason: a deal's amount while line
+    items make it up (the service refuses to set it then)."""
+    if kind == "opportunity" and services.has_line_items(session, record):
+        return {"amount": "sum of line items"}
+    return {}
+
+
 def same_value(name: str, typed: str, held: str) -> bool:
     """Whether a submitted field repeats what the record holds (an owner with or without its @)."""
     typed, held = typed.strip(), held.strip()
@@ -107,6 +115,7 @@ class Shown:
     value: str = ""
     options: tuple | None = None
     picker: str | None = None
+    locked: str = ""  # why the field cannot be edited, though the record can
 
     @property
     def testid(self) -> str:
@@ -137,6 +146,7 @@ def _shown(session: Session, kind: str, record, name: str, label: str) -> Shown:
 def record_fields(session: Session, actor: Person, kind: str, record, editable: bool) -> dict[str, Shown]:
     """The record page's fields by name, in display order: editable ones carry their inline edit."""
     held = current_values(session, actor, kind, record)
+    locked = locked_fields(session, kind, record) if editable else {}
     shown: dict[str, Shown] = {}
     later = [(name, label) for name, label in READ_ONLY.get(kind, []) if name != "account"]
     for name, label in READ_ONLY.get(kind, []):
@@ -147,7 +157,8 @@ def record_fields(session: Session, actor: Person, kind: str, record, editable: 
         if name == "contact" and record.contact_id:
             contact = services.get_contact(session, actor, record.contact_id)
             field = Shown(name, "Contact", contact.name, ("crm.contact", {"record_id": contact.id}))
-        field.editable, field.value = editable, held.get(name, "")
+        field.editable, field.value, field.locked = editable and name not in locked, held.get(name, ""), \
+            locked.get(name, "")
         field.options, field.picker = options, PICKERS.get(name)
         shown[name] = field
     for name, label in later:

@@ -10,14 +10,14 @@ import inspect
 
 from flask import render_template, request, url_for
 
-from officegym.web import see_other, ui
+from officegym.web_request import see_other, ui
 
 from . import services
 from .blueprint import bp, flash_info, form_value, record_url
 from .fields import dollars
 from .models import LOSS_REASONS, OPEN_STAGES, STAGES
-from .record_fields import (CLEARABLE, FORMS, HIGHLIGHTS, PICKERS, current_values, edit_fields, record_fields,
-                            same_value)
+from .record_fields import (CLEARABLE, FORMS, HIGHLIGHTS, PICKERS, current_values, edit_fields, locked_fields,
+                            record_fields, same_value)
 
 KINDS = "<any(account, contact, lead, opportunity, case):kind>"
 CREATE = {"account": services.create_account, "contact": services.create_contact, "lead": services.create_lead,
@@ -63,6 +63,7 @@ def edit_record(kind: str, record_id: int):
         record = GET[kind](db, actor, record_id)
         return render_template("crm/record_form.html", kind=kind, fields=edit_fields(kind), editing=True,
                                values=current_values(db, actor, kind, record), record=record, pickers=PICKERS,
+                               locked=locked_fields(db, kind, record),
                                focus=request.args.get("focus", ""),
                                action=url_for("crm.update_record", kind=kind, record_id=record_id))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import render_template, request
 
-from officegym.web import arg_int, ui
+from officegym.web_request import arg_int, ui
 
 from . import services
 from .blueprint import PAGE, bp

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import ForeignKey, Integer, String
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from officegym.db import Base
@@ -65,3 +67,18 @@ class Person(Base):
 
     def __repr__(self) -> str:
         return f"<Person {self.id} @{self.handle}>"
+
+
+class Absence(Base):
+    """Time a person is out of office (from `starts_at` to `ends_at`, company time), and who covers
+    for them meanwhile: their auto-reply names the cover."""
+
+    __tablename__ = "org_absence"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"), index=True)
+    cover_id: Mapped[int] = mapped_column(ForeignKey("org_person.id"))
+    starts_at: Mapped[datetime] = mapped_column(DateTime)
+    ends_at: Mapped[datetime] = mapped_column(DateTime)
+
+    def __repr__(self) -> str:
+        return f"<Absence {self.id} person={self.person_id} until {self.ends_at:%Y-%m-%d}>"

@@ -1,8 +1,8 @@
 """Converters from directory records to the output models of schemas.py, and the paging and
 people helpers every app's presenters use.
 
-Presenters only read. They take whole pages at once and load related names with one query per
-kind of relation (departments, teams, managers), never one query per row.
+Presenters only read. They take whole pages at once and load related names in one query for the
+page, never one query per row.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
+
+from officegym.facts import remembered
 
 from .models import Department, Person, Team
 from .schemas import DepartmentOut, MeOut, PersonBrief, PersonOut, TeamDetailOut, TeamOut
@@ -42,9 +44,10 @@ def people_briefs(session: Session, ids) -> dict[int, PersonBrief]:
 
 
 def me_out(session: Session, person: Person, now) -> MeOut:
-    """The acting person's profile with the company's current time."""
-    return MeOut(**person_out(session, person).model_dump(), now=now.isoformat(timespec="seconds"),
-                 weekday=now.strftime("%A"))
+    """The acting person's profile (kept until the database changes, facts.py) with the company's
+    current time."""
+    profile = remembered(session, ("profile", person.id), lambda current: person_out(current, person).model_dump())
+    return MeOut(**profile, now=now.isoformat(timespec="seconds"), weekday=now.strftime("%A"))
 
 
 def _names(session: Session, model, ids: set[int]) -> dict[int, str]:
@@ -61,16 +64,30 @@ def _people(session: Session, ids: set[int]) -> dict[int, tuple[str, str]]:
     return {pid: (handle, name) for pid, handle, name in rows}
 
 
+def _relations(session: Session, people: Sequence[Person]) -> dict[int, tuple]:
+    """(department name, team name, manager's handle) of each person, in one query."""
+    if not people:
+        return {}
+    manager = aliased(Person)
+    rows = session.execute(
+        select(Person.id, Department.name, Team.name, manager.handle)
+        .select_from(Person)
+        .outerjoin(Department, Department.id == Person.department_id)
+        .outerjoin(Team, Team.id == Person.team_id)
+        .outerjoin(manager, manager.id == Person.manager_id)
+        .where(Person.id.in_({p.id for p in people})))
+    return {pid: (department, team, handle) for pid, department, team, handle in rows}
+
+
 def people_out(session: Session, people: Sequence[Person]) -> list[PersonOut]:
-    """Profiles of a page of people (three queries whatever the page size)."""
-    departments = _names(session, Department, {p.department_id for p in people})
-    teams = _names(session, Team, {p.team_id for p in people if p.team_id})
-    managers = _people(session, {p.manager_id for p in people if p.manager_id})
-    return [PersonOut(id=p.id, name=p.name, handle=p.handle, email=p.email, title=p.title,
-                      department=departments.get(p.department_id, ""), team=teams.get(p.team_id),
-                      manager=managers[p.manager_id][0] if p.manager_id in managers else None,
-                      location=p.location, timezone=p.timezone, role=p.role)
-            for p in people]
+    """Profiles of a page of people (one query whatever the page size)."""
+    relations = _relations(session, people)
+    return [_person(p, *relations.get(p.id, (None, None, None))) for p in people]
+
+
+def _person(p: Person, department: str | None, team: str | None, manager: str | None) -> PersonOut:
+    return PersonOut(id=p.id, name=p.name, handle=p.handle, email=p.email, title=p.title, department=department or "",
+                     team=team, manager=manager, location=p.location, timezone=p.timezone, role=p.role)
 
 
 def person_out(session: Session, person: Person) -> PersonOut:

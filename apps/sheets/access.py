@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from officegym.apps.org.models import Person
 from officegym.errors import Forbidden
 
+from .book import hold_workbook
 from .models import Share, Workbook
 
 
@@ -27,9 +28,12 @@ def visible_to(actor: Person):
 
 
 def require_editor(session: Session, actor: Person, workbook: Workbook) -> None:
-    """Refuse viewers: only the owner and editors change a workbook."""
+    """Refuse viewers: only the owner and editors change a workbook. An editor's change holds the
+    workbook from here to the end of its transaction (book.hold_workbook): what it reads next, it
+    reads after every write committed before, and no other writer of the workbook runs meanwhile."""
     if role_of(session, actor, workbook) not in ("owner", "editor"):
         raise Forbidden(f"You can only view '{workbook.title}'; ask its owner to make you an editor.")
+    hold_workbook(session, workbook)
 
 
 def require_owner(session: Session, actor: Person, workbook: Workbook, what: str) -> None:

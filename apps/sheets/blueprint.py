@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, request, url_for
 
-from officegym.web import back_url, see_other
+from officegym.web_request import back_url, see_other
 
 from .formula.a1 import quote_sheet
 

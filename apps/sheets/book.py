@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from sqlalchemy import delete, insert, select, tuple_, update
+from sqlalchemy import delete, event, insert, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from officegym import clock
@@ -79,40 +79,83 @@ def formula_of(raw: str):
         return ("err_text", str(bad))
 
 
-# Books kept between calls, by (database, workbook): (version, book). A write takes its book out,
-# changes it, and puts it back under the new version only once the database holds the same state;
-# a write that fails or is rolled back leaves a version the database never reaches, so the next call
-# reloads. Keys name the episode's own database, so episodes never share a book.
+# Books kept between calls, by (database, workbook): (version, book). A write takes its book out and
+# changes it; the book is kept under the new version once its transaction commits. One writer at a
+# time takes a version (`hold_workbook`), so a version names one committed state in every process.
+# Keys name the episode's own database, so episodes never share a book.
 _KEPT: OrderedDict[tuple[str, int], tuple[int, Book]] = OrderedDict()
 _KEPT_LOCK = threading.Lock()
 KEEP_BOOKS = 32
+_PENDING = "officegym.sheets.books"  # session.info: the books this transaction changed, by key
+_HELD = "officegym.sheets.held"  # session.info: the workbooks this transaction holds
 
 
 def _kept_key(session: Session, workbook: Workbook) -> tuple[str, int]:
     return (str(session.get_bind().url), workbook.id)
 
 
+def hold_workbook(session: Session, workbook: Workbook) -> None:
+    """Hold the workbook for this transaction's writes: its row is locked (on SQLite, the database's
+    write lock is taken), so another writer of it waits until this transaction ends, and the row is
+    read again, so that what follows sees every write committed before."""
+    held = session.info.setdefault(_HELD, set())
+    if workbook.id in held:
+        return
+    session.flush()
+    table = Workbook.__table__
+    session.execute(update(table).where(table.c.id == workbook.id).values(version=table.c.version))
+    session.refresh(workbook)
+    held.add(workbook.id)
+
+
 def keep_book(session: Session, workbook: Workbook, book: Book) -> None:
-    """Mark the workbook changed (version + 1) and keep its book for the next call."""
+    """Mark the workbook changed (version + 1) and keep its book, for this transaction and, once it
+    commits, for the next calls."""
+    hold_workbook(session, workbook)
     workbook.version = (workbook.version or 0) + 1
-    with _KEPT_LOCK:
-        _KEPT[_kept_key(session, workbook)] = (workbook.version, book)
-        while len(_KEPT) > KEEP_BOOKS:
-            _KEPT.popitem(last=False)
+    session.info.setdefault(_PENDING, {})[_kept_key(session, workbook)] = (workbook.version, book)
 
 
 def forget_book(session: Session, workbook: Workbook) -> None:
     """Mark the workbook changed without keeping a book (the next call reloads from the database)."""
+    hold_workbook(session, workbook)
     workbook.version = (workbook.version or 0) + 1
+    key = _kept_key(session, workbook)
+    session.info.get(_PENDING, {}).pop(key, None)
     with _KEPT_LOCK:
-        _KEPT.pop(_kept_key(session, workbook), None)
+        _KEPT.pop(key, None)
+
+
+@event.listens_for(Session, "after_commit")
+def _keep_committed(session: Session) -> None:
+    """The books a committed transaction changed join the kept ones."""
+    pending = session.info.pop(_PENDING, None)
+    session.info.pop(_HELD, None)
+    if not pending:
+        return
+    with _KEPT_LOCK:
+        for key, kept in pending.items():
+            _KEPT[key] = kept
+            _KEPT.move_to_end(key)
+        while len(_KEPT) > KEEP_BOOKS:
+            _KEPT.popitem(last=False)
+
+
+@event.listens_for(Session, "after_soft_rollback")
+def _drop_rolled_back(session: Session, previous_transaction) -> None:  # noqa: ANN001 - SQLAlchemy's hook
+    """A rollback (of the transaction or of a savepoint) drops the books changed in it."""
+    session.info.pop(_PENDING, None)
+    session.info.pop(_HELD, None)
 
 
 def load_book(session: Session, workbook: Workbook) -> Book:
-    """Every cell of the workbook, with its formulas indexed, as stored now (taken from the books
-    kept between calls when its version is current)."""
-    with _KEPT_LOCK:
-        kept = _KEPT.pop(_kept_key(session, workbook), None)
+    """Every cell of the workbook, with its formulas indexed, as stored now (taken from this
+    transaction's books or the books kept between calls when its version is current)."""
+    key = _kept_key(session, workbook)
+    kept = session.info.get(_PENDING, {}).pop(key, None)
+    if kept is None:
+        with _KEPT_LOCK:
+            kept = _KEPT.pop(key, None)
     if kept is not None and kept[0] == workbook.version:
         kept[1].ctx = Context(clock.now(session).date())
         return kept[1]
@@ -165,10 +208,12 @@ def store_inputs(session: Session, actor: Person, workbook: Workbook, changes: l
     """Write cell inputs, recalculate what depends on them and record revisions; returns the cells
     whose value changed."""
     parsed = parse_inputs(changes)
+    hold_workbook(session, workbook)
     book = load_book(session, workbook)
     keys = [(c.sheet.id, c.row, c.col) for c, _ in parsed]
     existing = {(c.sheet_id, c.row, c.col): c for c in session.scalars(
-        select(Cell).where(tuple_(Cell.sheet_id, Cell.row, Cell.col).in_(keys)))} if keys else {}
+        select(Cell).where(tuple_(Cell.sheet_id, Cell.row, Cell.col).in_(keys))
+        .execution_options(populate_existing=True))} if keys else {}
     now = clock.now(session)
     for (change, meaning), key in zip(parsed, keys):
         old = existing.get(key)
@@ -215,6 +260,7 @@ def replace_cells(session: Session, actor: Person | None, workbook: Workbook, ro
     """Replace every cell of the workbook by `rows` (dicts of sheet_id, row, col, raw, number_format),
     recalculating everything; one revision describes the action (none when `actor` is None: the
     seeder fills workbooks this way)."""
+    hold_workbook(session, workbook)
     sheets = {s.id: s.name for s in sheets_of(session, workbook)}
     book = Book(sheets, clock.now(session).date(), names_of(session, workbook, sheets))
     for item in rows:
@@ -245,7 +291,6 @@ def all_rows(session: Session, workbook: Workbook) -> list[dict]:
 
 def recalculate_all(session: Session, actor: Person, workbook: Workbook, action: str) -> None:
     """Recompute every formula (after a sheet or a name changes what references mean)."""
-    session.flush()
     forget_book(session, workbook)  # sheets or names changed what references mean: start from the database
     book = load_book(session, workbook)
     _write_values(session, book, book.recalculate(book.formula_keys()))

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid
-from officegym.web import arg_int, see_other, ui
+from officegym.web_request import arg_int, see_other, ui
 
 from . import services
 from .blueprint import arg, bp, flash_info, form, grid_url

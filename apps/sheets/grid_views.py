@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import jsonify, render_template, url_for
 
 from officegym.errors import Invalid
-from officegym.web import arg_int, see_other, ui
+from officegym.web_request import arg_int, see_other, ui
 
 from . import services
 from .blueprint import arg, bp, done, flash_info, form, qualify, wants_json

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import render_template, url_for
 
-from officegym.web import arg_int, see_other, ui
+from officegym.web_request import arg_int, see_other, ui
 
 from . import services
 from .blueprint import PAGE, arg, bp, done, flash_info, form, grid_url

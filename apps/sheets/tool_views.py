@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import url_for
 
 from officegym.errors import Invalid
-from officegym.web import see_other, ui
+from officegym.web_request import see_other, ui
 
 from . import services
 from .blueprint import bp, checked, done, flash_info, form, grid_url, qualify

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, render_template, request, url_for
 
-from officegym.web import back_url, see_other
+from officegym.web_request import back_url, see_other
 
 from .query import MAX_QUERY
 from .sprints import BOARD_CARDS

@@ -10,14 +10,15 @@ from __future__ import annotations
 from flask import url_for
 
 from officegym.errors import Invalid, OfficeError
-from officegym.web import arg_int, ui
+from officegym.web_request import arg_int, ui
+from officegym.web_wording import ui_message
 
 from . import blueprint, services, workflow
 from .blueprint import arg, back_to, bp, form, render_or_refuse
 from .query import compile_query
 from .quick import quick_filters, split_order
 
-BACKLOG_ROWS = 50  # tickets of each backlog group a page lists; the rest are one search away
+BACKLOG_ROWS = 20  # tickets of each backlog group a page lists; the rest are one search away
 
 
 def _filters(endpoint: str, key: str, query: str, **kept) -> list:
@@ -38,7 +39,7 @@ def board(key: str):
         except OfficeError as refused:
             if not query:
                 raise
-            error = refused.message
+            error = ui_message(refused.message)
             shown = services.get_board(db, actor, key, sprint, arg_int("offset", 0), blueprint.CARDS)
         project = shown.project
         sprints = [] if project.is_service_desk else services.list_sprints(db, actor, project.key)
@@ -72,7 +73,7 @@ def backlog(key: str):
                 text = f"{scope} AND {clause}{narrowed}{order}"
                 groups.append((name, text, services.search_tickets(db, actor, text, 0, BACKLOG_ROWS)))
         except OfficeError as refused:
-            error, groups = refused.message, []
+            error, groups = ui_message(refused.message), []
         return render_or_refuse("tickets/backlog.html", error, project=project, groups=groups, filter_query=query,
                                 quick=_filters("tickets.backlog", project.key, query))
 

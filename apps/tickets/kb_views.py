@@ -11,10 +11,12 @@ from flask import render_template, url_for
 
 from officegym.errors import OfficeError
 from officegym.pagination import window
-from officegym.web import arg_int, see_other, ui
+from officegym.web_request import arg_int, see_other, ui
+from officegym.web_wording import ui_message
 
 from . import presenters, services
 from .blueprint import PAGE, arg, bp, flash_info, form, render_or_refuse
+from .kb_layout import article_blocks
 from .knowledge import NOTE, TITLE
 from .models import KB_CATEGORIES
 
@@ -39,7 +41,7 @@ def kb_list():
             page = window(services.search_articles(db, actor, words, category or None), arg_int("offset", 0), PAGE)
             rows, error = presenters.articles_out(db, page.items), None
         except OfficeError as refused:
-            page, rows, error = None, [], refused.message
+            page, rows, error = None, [], ui_message(refused.message)
         return render_or_refuse("tickets/kb_list.html", error, page=page, rows=rows, words=words,
                                 category=category, categories=KB_CATEGORIES)
 
@@ -50,7 +52,8 @@ def kb_article(number: str):
     with ui() as (db, actor):
         found = services.get_article(db, actor, number)
         shown = presenters.article_detail_out(db, actor, found, arg_int("version"))
-        return render_template("tickets/kb_article.html", article=shown)
+        others = [(a.number, a.title) for a in services.search_articles(db, actor) if a.id != found.id]
+        return render_template("tickets/kb_article.html", article=shown, blocks=article_blocks(shown.body, others))
 
 
 def _form(article, values: dict[str, str], error: str | None = None, status: int = 200):
@@ -63,7 +66,7 @@ def _refused(number: str | None, values: dict[str, str], refused: OfficeError):
     """The form again after a refused write (whose transaction has rolled back), as it was typed."""
     with ui() as (db, actor):
         article = services.get_article(db, actor, number) if number else None
-        return _form(article, values, refused.message, refused.http_status)
+        return _form(article, values, ui_message(refused.message), refused.http_status)
 
 
 @bp.get("/kb/new")

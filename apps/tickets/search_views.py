@@ -7,7 +7,8 @@ from __future__ import annotations
 from flask import render_template, url_for
 
 from officegym.errors import OfficeError
-from officegym.web import arg_int, ui
+from officegym.web_request import arg_int, ui
+from officegym.web_wording import ui_message
 
 from . import presenters, services, workflow
 from .blueprint import PAGE, arg, bp, render_or_refuse
@@ -65,7 +66,7 @@ def search():
             page = services.search_tickets(db, actor, text, arg_int("offset", 0), PAGE)
             error = None
         except OfficeError as refused:
-            page, error = None, refused.message
+            page, error = None, ui_message(refused.message)
         return render_or_refuse("tickets/search.html", error, page=page, query=query, projects=projects,
                                 types=TYPES, statuses=workflow.ALL_STATUSES,
                                 quick=[(q, url_for("tickets.search", q=q.query)) for q in quick_filters(query)])

@@ -9,7 +9,7 @@ from flask import render_template, request, url_for
 
 from officegym.apps.crm.models import Account
 from officegym.errors import Conflict, Invalid
-from officegym.web import arg_int, safe_target, see_other, ui
+from officegym.web_request import arg_int, safe_target, see_other, ui
 
 from . import presenters, services
 from .blueprint import arg, back_to, bp, flash_info, form, sent

@@ -17,6 +17,7 @@ prompt for the browser (who the agent is, the company's date, where the handbook
 followed by the task. The episode ends when the agent sends a message to the user (or reports the
 task infeasible): it is then graded, and the reward is 1.0 when the grade is a success, else 0.0 —
 never earlier, so a state that passes on the way does not end the episode before the agent stops.
+Actions wait up to ACTION_TIMEOUT_MS for the page they cause (see `with_action_timeout`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from __future__ import annotations
 import atexit
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 import playwright.sync_api
+from browsergym.core.action.highlevel import HighLevelActionSet
 from browsergym.core.registration import register_task
 from browsergym.core.task import AbstractBrowserTask
 
@@ -36,6 +38,10 @@ from officegym.errors import NotFound
 from officegym.tasks.registry import all_tasks, get_task
 
 START_TIMEOUT = 30.0  # seconds for the local server to come up
+# What one action may take, in ms: a click that submits a form waits for the POST, its redirect and the
+# next page, which a busy machine serves in over a second. BrowserGym's own 500 ms reported such clicks
+# as failed though they worked, and an agent that retried "Send" posted twice.
+ACTION_TIMEOUT_MS = 5_000
 
 
 class LocalServer:
@@ -111,6 +117,17 @@ def use_chromium(executable_path: str) -> None:
     playwright_.chromium.launch = launch_chromium
 
 
+def with_action_timeout(to_python_code: Callable[[str], str],
+                        timeout_ms: int = ACTION_TIMEOUT_MS) -> Callable[[str], str]:
+    """A BrowserGym action mapping (an action set's `to_python_code`) whose actions wait up to
+    `timeout_ms` instead of BrowserGym's fixed 500 ms. Every officegym env uses it with BrowserGym's
+    default action set; an agent that brings its own action set wraps its mapping the same way:
+    `gym.make(env_id, action_mapping=with_action_timeout(action_set.to_python_code))`."""
+    def to_code(action: str) -> str:
+        return to_python_code(action).replace("timeout=500)", f"timeout={timeout_ms})")
+    return to_code
+
+
 def stop_playwright() -> None:
     """Stop BrowserGym's global Playwright (after the last env is closed), e.g. before another
     part of the program starts Playwright's sync API in the same thread."""
@@ -141,7 +158,7 @@ class OfficeBrowserTask(AbstractBrowserTask):
         self.episode = None
         self.viewport = {"width": 1280, "height": 900}
         self.slow_mo = 0  # BrowserGym's default of 1 s per action only slows training
-        self.timeout = 10_000
+        self.timeout = 10_000  # Playwright's default for what the actions do not time themselves
 
     def setup(self, page: playwright.sync_api.Page) -> tuple[str, dict]:
         """Create the episode, open its home page; the goal is the browser prompt and the task."""
@@ -188,7 +205,8 @@ def register_all() -> list[str]:
         if f"browsergym/{env_id}" not in gymnasium.registry:
             task_class: Any = type(f"Office_{template.id.replace('.', '_')}", (OfficeBrowserTask,),
                                    {"task_id": template.id, "__doc__": f"officegym's {template.id} in the browser."})
-            register_task(env_id, task_class)
+            register_task(env_id, task_class,
+                          kwargs={"action_mapping": with_action_timeout(HighLevelActionSet().to_python_code)})
         ids.append(f"browsergym/{env_id}")
     return ids
 

@@ -9,17 +9,23 @@
         '{"tool": "chat_update_channel", "arguments": {"channel": "deals", "topic": "..."}}')
     observation, reward, terminated, truncated, info = env.step('{"stop": true}')  # graded: reward 1.0 or 0.0
 
-Observations and actions are text (JSON, ASCII). An action is `{"tool": name, "arguments": {...}}`
-or `{"stop": true}`; anything else is answered with an error observation and changes nothing. The
-reward is 0 until the episode ends, then 1.0 when the grade is a success (the signal to train on;
-`info["grade"]` holds the score and checks). Each reset is a fresh episode of an instance drawn from
-the seed (or `options={"instance": k}`); after `max_steps` actions the episode is graded and truncated.
+Observations are JSON text (ASCII); an action is any text: `{"tool": name, "arguments": {...}}` or
+`{"stop": true}` (in any characters: arguments may hold any language); anything else is answered
+with an error observation and changes nothing. Tool results are compact JSON. The reward is 0 until
+the episode ends, then 1.0 when the grade is a success (the signal to train on; `info["grade"]`
+holds the score and checks). Each reset is a fresh episode: `reset(seed=k)` plays instance k, as
+every other surface does (`options={"instance": k}` says the same); a reset without either draws an
+instance below `instances` from the environment's generator. After `max_steps` actions the episode
+is graded and truncated. The live episode is deleted by `close()`, by the next reset, when the
+interpreter exits, or by the sweep of `officegym run` and `serve` if the process was killed.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import string
+import weakref
 
 import anyio
 import gymnasium
@@ -33,6 +39,23 @@ from officegym.tasks.registry import all_tasks, get_task
 
 MAX_OBSERVATION = 100_000
 MAX_ACTION = 200_000
+_open_envs: "weakref.WeakSet[OfficeEnv]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_envs() -> None:
+    """Delete the episodes of environments nobody closed."""
+    for env in list(_open_envs):
+        env.close()
+
+
+class AnyText(spaces.Text):
+    """Text in any characters, up to `max_length` (Gymnasium's Text admits only its charset, which
+    is what `sample()` draws from)."""
+
+    def contains(self, x) -> bool:
+        """Whether `x` is a string of an admitted length."""
+        return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
 
 
 class OfficeEnv(gymnasium.Env):
@@ -47,11 +70,12 @@ class OfficeEnv(gymnasium.Env):
         self.scale, self.world_seed, self.tools = scale or self.template.scale, seed, tools
         self.instances, self.max_steps, self.render_mode = instances, max_steps, render_mode
         self.observation_space = spaces.Text(max_length=MAX_OBSERVATION, min_length=0, charset=string.printable)
-        self.action_space = spaces.Text(max_length=MAX_ACTION, min_length=0, charset=string.printable)
+        self.action_space = AnyText(max_length=MAX_ACTION, min_length=0, charset=string.printable)
         self._own_store = store is None
         self.store = store or EpisodeStore()
         self.episode = None
         self._steps, self._last = 0, ""
+        _open_envs.add(self)
 
     def _observe(self, payload: dict) -> str:
         text = json.dumps(payload, ensure_ascii=True)
@@ -59,10 +83,11 @@ class OfficeEnv(gymnasium.Env):
         return self._last
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """A fresh episode: its prompt and instruction as the observation, its tools in `info`."""
+        """A fresh episode of instance `seed` (or `options["instance"]`): its prompt and instruction as
+        the observation, its tools in `info`."""
         super().reset(seed=seed)
         self._drop_episode()
-        instance = (options or {}).get("instance")
+        instance = (options or {}).get("instance", seed)
         if instance is None:
             instance = int(self.np_random.integers(0, self.instances))
         self.episode = self.store.create(self.template.id, instance, self.scale, self.world_seed, tools=self.tools)
@@ -111,6 +136,7 @@ class OfficeEnv(gymnasium.Env):
 
     def close(self):
         """Delete the live episode (and the store, when the environment made it)."""
+        _open_envs.discard(self)
         self._drop_episode()
         if self._own_store:
             self.store.close()

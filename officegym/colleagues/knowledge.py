@@ -25,7 +25,7 @@ from officegym.apps.tickets.models import Ticket
 from .models import ColleagueNote
 
 MAX_RECORDS = 4  # records one answer speaks about
-_KEY = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")
+KEY_PATTERN = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")  # how a ticket key is written
 _HANDLE = re.compile(r"(?<![\w@])@([a-z0-9][a-z0-9._-]{0,59})", re.IGNORECASE)
 
 
@@ -58,7 +58,7 @@ def _by_name(session: Session, model, text: str) -> list:
 def named_records(session: Session, text: str, skip_people: set[int]) -> list[Record]:
     """The records a message names, in the order it names them (at most MAX_RECORDS)."""
     found: list[Record] = []
-    keys = list(dict.fromkeys(_KEY.findall(text)))[:MAX_RECORDS * 2]
+    keys = list(dict.fromkeys(KEY_PATTERN.findall(text)))[:MAX_RECORDS * 2]
     for ticket in session.scalars(select(Ticket).where(Ticket.key.in_(keys))) if keys else []:
         found.append(Record("ticket", f"ticket:{ticket.key}", ticket.key, ticket, text.find(ticket.key)))
     deals = _by_name(session, Opportunity, text)
@@ -111,8 +111,10 @@ def _handle(session: Session, person_id: int | None) -> str:
     return f"@{person.handle}" if person else "nobody"
 
 
-def state(session: Session, record: Record) -> str:
-    """One sentence on the record's current state."""
+def state(session: Session, record: Record, amounts: bool = True, deals_filter=None) -> str:
+    """One sentence on the record's current state: without a deal's amount unless `amounts`, and
+    counting an account's open deals among those `deals_filter` (a condition on the owner column,
+    or None to leave the count out) keeps."""
     row = record.row
     if record.kind == "ticket":
         due = f", due {row.due_date.isoformat()}" if getattr(row, "due_date", None) else ""
@@ -120,13 +122,16 @@ def state(session: Session, record: Record) -> str:
                 f"{_handle(session, row.assignee_id)}{due}.")
     if record.kind == "opportunity":
         step = f"; next step: {row.next_step}" if row.next_step else ""
-        return (f"{row.name} is in {row.stage} at {_money(row.amount_cents)}, closing "
-                f"{row.close_date.isoformat()}{step}.")
+        worth = f" at {_money(row.amount_cents)}" if amounts else ""
+        return f"{row.name} is in {row.stage}{worth}, closing {row.close_date.isoformat()}{step}."
     if record.kind == "account":
+        owned = f"{row.name} ({row.industry}, {row.region}) is owned by {_handle(session, row.owner_id)}"
+        if deals_filter is None:
+            return owned + "."
         deals = session.scalar(select(func.count()).select_from(Opportunity).where(
-            Opportunity.account_id == row.id, Opportunity.stage.not_in(("Closed Won", "Closed Lost"))))
-        return (f"{row.name} ({row.industry}, {row.region}) is owned by {_handle(session, row.owner_id)} and has "
-                f"{deals} open deal{'s' if deals != 1 else ''}.")
+            Opportunity.account_id == row.id, Opportunity.stage.not_in(("Closed Won", "Closed Lost")),
+            deals_filter(Opportunity.owner_id)))
+        return f"{owned} and has {deals} open deal{'s' if deals != 1 else ''} you can see."
     team = session.get(Team, row.team_id) if row.team_id else None
     where = f" on the {team.name} team" if team else ""
     boss = f", reports to {_handle(session, row.manager_id)}" if row.manager_id else ""

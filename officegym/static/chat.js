@@ -1,6 +1,4 @@
 /* Chat, enhanced: every page works without this file. It adds
-   - the actions menus (<details class="msg-menu">): one open at a time, Escape or a click elsewhere
-     closes it and gives focus back to its button;
    - "Copy link": copies the message's address instead of opening it, and says so;
    - @-mention suggestions in the composers (textarea[data-mentions]): typing "@al" asks the episode's
      people lookup and lists matches in a listbox below the composer; arrows move, Enter, Tab or a
@@ -18,41 +16,6 @@
     window.setTimeout(function () { live.textContent = text; }, 30);
   }
 
-  /* ---------------------------------------------------------------- menus */
-
-  function closeMenus(except) {
-    document.querySelectorAll('details.msg-menu[open], details.react-more[open]').forEach(function (menu) {
-      if (menu !== except && !menu.contains(except)) { menu.open = false; }
-    });
-  }
-
-  document.addEventListener('toggle', function (event) {
-    var menu = event.target;
-    if (!(menu.matches && menu.matches('details.msg-menu, details.react-more') && menu.open)) { return; }
-    closeMenus(menu);
-    /* Open upwards when the popover would run past the bottom of its scrolling pane. */
-    menu.classList.remove('menu-up');
-    var popover = menu.querySelector('.menu-list, .emoji-grid');
-    var pane = menu.closest('.thread-pane, .chat-main');
-    if (popover && pane && popover.getBoundingClientRect().bottom > pane.getBoundingClientRect().bottom) {
-      menu.classList.add('menu-up');
-    }
-  }, true);
-
-  document.addEventListener('click', function (event) {
-    if (!event.target.closest('details.msg-menu, details.react-more')) { closeMenus(null); }
-  });
-
-  document.addEventListener('keydown', function (event) {
-    if (event.key !== 'Escape') { return; }
-    var menu = event.target.closest && event.target.closest('details[open]');
-    if (menu && menu.closest('.msg')) {
-      menu.open = false;
-      menu.querySelector('summary').focus();
-      event.preventDefault();
-    }
-  });
-
   /* ---------------------------------------------------------------- copy link */
 
   document.addEventListener('click', function (event) {
@@ -60,7 +23,10 @@
     if (!link) { return; }
     event.preventDefault();
     var address = new URL(link.getAttribute('href'), window.location.href).href;
-    var done = function () { say('Link copied'); var menu = link.closest('details'); if (menu) { menu.open = false; } };
+    var done = function () {
+      say('Link copied');
+      link.dispatchEvent(new CustomEvent('menu-done', {bubbles: true}));  /* chat_menu.js closes the menu */
+    };
     var fallback = function () {
       var field = document.createElement('input');
       field.value = address;

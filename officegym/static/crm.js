@@ -3,7 +3,7 @@
      the URL fragment keeps the open one. Without JavaScript they are anchored sections.
    - A field's pencil opens its inline editor (a real form posting to the update view); Cancel
      or Escape closes it unchanged. Without JavaScript the pencil opens the edit form.
-   - Kanban cards can be dragged to another stage: the drop presses the card menu's button. */
+   Dragging Kanban cards is board_drag.js's. */
 (function () {
   "use strict";
 
@@ -86,38 +86,6 @@
     });
   }
 
-  function setUpBoard(board) {
-    var dragged = null;
-    board.querySelectorAll('.deal-card').forEach(function (card) {
-      card.setAttribute('draggable', 'true');
-      card.addEventListener('dragstart', function (event) {
-        dragged = card;
-        event.dataTransfer.effectAllowed = 'move';
-        event.dataTransfer.setData('text/plain', card.getAttribute('data-id'));
-      });
-      card.addEventListener('dragend', function () { dragged = null; });
-    });
-    board.querySelectorAll('.board-column').forEach(function (column) {
-      var stage = column.getAttribute('data-stage');
-      function accepts() { return dragged && dragged.getAttribute('data-stage') !== stage; }
-      column.addEventListener('dragover', function (event) {
-        if (!accepts()) { return; }
-        event.preventDefault();
-        column.classList.add('drop-target');
-      });
-      column.addEventListener('dragleave', function () { column.classList.remove('drop-target'); });
-      column.addEventListener('drop', function (event) {
-        column.classList.remove('drop-target');
-        if (!accepts()) { return; }
-        event.preventDefault();
-        var button = dragged.querySelector('button[data-move-to="' + stage + '"]');
-        // Submitted once the drag is over: a navigation started inside a drop handler may be dropped.
-        if (button) { window.setTimeout(function () { button.form.requestSubmit(button); }, 0); }
-      });
-    });
-  }
-
   document.querySelectorAll('[data-tablist]').forEach(setUpTabs);
   document.querySelectorAll('[data-inline-edit]').forEach(setUpInlineEdit);
-  document.querySelectorAll('[data-board]').forEach(setUpBoard);
 }());

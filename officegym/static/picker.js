@@ -1,8 +1,9 @@
-/* Typeahead pickers. Any text input with data-picker="people|accounts|opportunities|channels|tickets"
+/* Typeahead pickers. Any text input with data-picker="people|invitees|accounts|opportunities|channels|tickets"
    becomes a combobox (WAI-ARIA 1.2 pattern): typing asks the episode's lookup service and lists up
    to eight suggestions; arrows move, Enter or a click picks, Escape closes. Picking writes the value
    the field accepts (a handle, a name, a channel, a ticket key). With data-picker-multi the field
-   holds a comma-separated list and a pick replaces the entry being typed. Without JavaScript the
+   holds a comma-separated list and a pick replaces the entry being typed; "invitees" are the people
+   not yet in the channel of data-picker-channel. Without JavaScript the
    field is a plain text input that takes the same values typed by hand. */
 (function () {
   "use strict";
@@ -111,7 +112,8 @@
       asked += 1;
       var ticket = asked;
       var url = endpoint.replace('KIND', encodeURIComponent(input.getAttribute('data-picker'))) +
-        '?q=' + encodeURIComponent(term);
+        '?q=' + encodeURIComponent(term) +
+        (input.hasAttribute('data-picker-channel') ? '&channel=' + encodeURIComponent(input.getAttribute('data-picker-channel')) : '');
       fetch(url, {credentials: 'same-origin', headers: {'Accept': 'application/json'}})
         .then(function (response) { return response.ok ? response.json() : {results: []}; })
         .then(function (body) { if (ticket === asked) { show(body.results || []); } })

@@ -2,9 +2,8 @@
    - fields edited in place: a pencil link opens the field's form (`?edit=<field>` without JS) with
      its current value selected, so typing replaces it; Cancel (a link back to the ticket) or Escape
      closes it again without saving;
-   - menus (<details>): opening one closes the others; Escape or a click elsewhere closes it;
-   - board cards can be dragged to another column: the drop submits the card's own menu item that
-     moves it to that column's status (the same POST as choosing it in the menu). */
+   - menus (<details>): opening one closes the others; Escape or a click elsewhere closes it.
+   Dragging board cards is board_drag.js's. */
 (function () {
   "use strict";
 
@@ -76,54 +75,6 @@
       document.querySelectorAll('details.menu[open]').forEach(function (other) {
         if (other !== menu) { other.open = false; }
       });
-    });
-  });
-
-  /* Drag and drop on the board: a card moves to a column whose status one of its menu items leads to. */
-  function moveTo(card, status) {
-    var items = card.querySelectorAll('[data-to]');
-    for (var i = 0; i < items.length; i += 1) {
-      if (items[i].getAttribute('data-to') === status) { return items[i]; }
-    }
-    return null;
-  }
-
-  var dragged = null;
-  document.querySelectorAll('.board-card').forEach(function (card) {
-    if (!card.querySelector('[data-to]')) { return; }
-    card.draggable = true;
-    card.addEventListener('dragstart', function (event) {
-      dragged = card;
-      card.classList.add('dragging');
-      event.dataTransfer.effectAllowed = 'move';
-      event.dataTransfer.setData('text/plain', card.getAttribute('data-key'));
-    });
-    card.addEventListener('dragend', function () {
-      card.classList.remove('dragging');
-      dragged = null;
-      document.querySelectorAll('.board-column.drop-target').forEach(function (column) {
-        column.classList.remove('drop-target');
-      });
-    });
-  });
-  document.querySelectorAll('.board-column').forEach(function (column) {
-    var status = column.getAttribute('data-status');
-    column.addEventListener('dragover', function (event) {
-      if (dragged && moveTo(dragged, status)) {
-        event.preventDefault();
-        column.classList.add('drop-target');
-      }
-    });
-    column.addEventListener('dragleave', function () { column.classList.remove('drop-target'); });
-    column.addEventListener('drop', function (event) {
-      var item = dragged && moveTo(dragged, status);
-      if (!item) { return; }
-      event.preventDefault();
-      if (item.tagName === 'FORM') {
-        item.requestSubmit();
-      } else {
-        window.location.assign(item.href);
-      }
     });
   });
 }());

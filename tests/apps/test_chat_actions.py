@@ -18,9 +18,13 @@ def test_post_a_message_with_a_mention(browser, owner):
         posted = db.scalars(select(Message).where(Message.author_id == owner.id).order_by(Message.id.desc())).first()
         assert (posted.text, posted.author_id, posted.channel.name) == ("Hello @ryan.carr, lunch?", owner.id, "general")
         assert count(db, Mention, Mention.message_id == posted.id) == 1
+        journal = db.scalars(select(JournalEntry).order_by(JournalEntry.seq.desc()).limit(1)).all()
+        assert [(e.action, e.surface) for e in journal] == [("chat.post_message", "ui")]  # no answer yet: none is due
+    assert browser.post("/chat/c/general/wait", {"minutes": "480"}).status_code == 303
+    with browser.db() as db:
         journal = db.scalars(select(JournalEntry).order_by(JournalEntry.seq.desc()).limit(2)).all()
-        assert [(e.action, e.surface) for e in journal] == [("chat.post_message", "colleague"), ("chat.post_message", "ui")]
-        # @ryan.carr answered in the message's thread (a colleague: officegym.colleagues)
+        assert [(e.action, e.surface) for e in journal] == [("chat.wait", "ui"), ("chat.post_message", "colleague")]
+        # @ryan.carr answered in the message's thread once their answer fell due (a colleague: officegym.colleagues)
         answer = db.scalars(select(Message).order_by(Message.id.desc())).first()
         assert answer.thread_parent_id == posted.id and answer.text.startswith(f"@{owner.handle} ")
     assert response.headers["Location"].endswith(f"/chat/m/{posted.id}")

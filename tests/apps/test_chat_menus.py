@@ -24,18 +24,37 @@ def _title(page: str) -> str:
     return re.search(r"<title>(.*?)</title>", page, re.S).group(1)
 
 
-def test_one_menu_per_message_offers_only_what_the_actor_may_do(browser, owner):
+def _actions(row: str) -> set[str]:
+    """The actions a message row's menu offers (its data-actions)."""
+    return set(re.search(r'data-actions="([^"]*)"', row).group(1).split())
+
+
+def _actions_page(browser, message_id: int) -> str:
+    """The actions listed on a message's actions page (where its menu button leads without JavaScript)."""
+    page = text_of(browser.get(f"/chat/m/{message_id}/actions"))
+    return re.search(r'data-testid="message-actions-page".*?</section>', page, re.S).group(0)
+
+
+def test_one_menu_per_page_and_each_message_offers_only_what_the_actor_may_do(browser, owner):
     with browser.db() as db:
         mine = services.post_message(db, owner, "general", "my own words").id
         others = top_message(db, "general", not_author_id=owner.id).id
     page = text_of(browser.get("/chat/c/general"))
-    assert page.count('data-testid="message-menu-button"') == page.count('data-testid="message"')
+    # One menu and one emoji grid for the whole page; each message has only its button.
+    assert page.count('id="message-menu-template"') == 1 and page.count('class="emoji-grid"') == 1
+    assert page.count('data-testid="message-menu-button"') == page.count('data-testid="message"') > 1
     own, theirs = _row(page, mine), _row(page, others)
-    assert f'aria-label="More actions for {owner.name}\'s message"' in own
+    button = re.search(r'<a class="icon-button menu-button"[^>]*data-testid="message-menu-button"', own).group(0)
+    assert 'role="button"' in button and 'aria-haspopup="menu"' in button and 'aria-expanded="false"' in button
+    assert f'aria-label="More actions for {owner.name}\'s message"' in button and f"/chat/m/{mine}/actions" in button
+    assert _actions(own) == {"react", "reply", "edit", "delete", "pin"}
+    assert _actions(theirs) == {"react", "reply", "pin"}
+    # Without JavaScript the button leads to the message's actions, the same ones.
+    own_page, their_page = _actions_page(browser, mine), _actions_page(browser, others)
     for action in ("action-react", "action-reply", "action-edit", "action-delete", "action-pin", "action-copy-link"):
-        assert f'data-testid="{action}"' in own
-    assert 'data-testid="action-edit"' not in theirs and 'data-testid="action-delete"' not in theirs
-    assert 'data-testid="action-pin"' in theirs and 'aria-label="React with thumbs up"' in theirs
+        assert f'data-testid="{action}"' in own_page
+    assert 'data-testid="action-edit"' not in their_page and 'data-testid="action-delete"' not in their_page
+    assert 'data-testid="action-pin"' in their_page and f"/chat/m/{others}/react" in their_page
     # No permanent action links outside the menus any more.
     assert 'class="msg-actions"' not in page
 
@@ -47,9 +66,10 @@ def test_a_non_member_is_not_offered_pinning_or_replying(browser, owner):
             Channel.id.not_in(select(Membership.channel_id).where(Membership.person_id == owner.id)))).first()
         target = top_message(db, public.name)
         name = public.name
-    row = _row(text_of(browser.get(f"/chat/c/{name}")), target.id)
-    assert 'data-testid="action-react"' in row
-    assert 'data-testid="action-pin"' not in row and 'data-testid="action-reply"' not in row
+    assert _actions(_row(text_of(browser.get(f"/chat/c/{name}")), target.id)) == {"react"}
+    actions = _actions_page(browser, target.id)
+    assert 'data-testid="action-react"' in actions
+    assert 'data-testid="action-pin"' not in actions and 'data-testid="action-reply"' not in actions
 
 
 def test_deleting_asks_first_and_one_get_deletes_nothing(browser, owner):
@@ -170,6 +190,7 @@ def test_private_channels_are_named_as_such(browser, owner):
     browse = text_of(browser.get("/chat/channels", query_string={"q": "zz-secret"}))
     assert 'aria-label="Private channel"' in browse
     assert "🔒" not in page + browse  # no emoji font needed for icons
-    assert 'data-picker="people" data-picker-multi' in text_of(browser.get("/chat/c/zz-secret/members"))
+    assert 'data-picker="invitees" data-picker-channel="zz-secret" data-picker-multi' in text_of(
+        browser.get("/chat/c/zz-secret/members"))
     assert 'data-picker="people" data-picker-multi' in text_of(browser.get("/chat/dms"))
     assert 'data-picker="channels"' in text_of(browser.get("/chat/search"))

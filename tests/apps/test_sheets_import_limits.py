@@ -1,6 +1,6 @@
-"""Imports bounded before the work: an XLSX file that is small but unpacks to a huge sheet, claims
-any size, or hides a zip bomb is refused after reading at most the cell limit, in little memory and
-time, and leaves the database unchanged; base64 and CSV text over their limits are refused before
+"""Imports bounded before the work: an XLSX file that is small but declares or holds a huge sheet,
+or hides a zip bomb, is refused before a row is parsed, in little memory, and leaves the database
+unchanged; base64 and CSV text over their limits are refused before
 they are decoded or parsed; one import runs per episode at a time; the tools advertise the same
 limits the services apply."""
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import io
-import time
 import tracemalloc
 import zipfile
 
@@ -49,32 +48,50 @@ def crafted(sheet: str, extra: dict[str, bytes] | None = None) -> bytes:
     return rebuilt.getvalue()
 
 
-def many_cells(count: int, width: int = 500) -> bytes:
-    """A worksheet of `count` numeric cells, `width` a row: a few kilobytes per thousand cells."""
+def many_cells(count: int, width: int = 500, dimension: str = "A1:XFD1048576", first: str = "") -> bytes:
+    """A worksheet of `count` numeric cells, `width` a row (a few kilobytes per thousand cells), that
+    declares it spans `dimension`; `first` replaces its first cell."""
     rows = "".join(f'<row r="{r + 1}">' + '<c t="n"><v>1</v></c>' * min(width, count - r * width) + "</row>"
                    for r in range(-(-count // width)))
-    return crafted(sheet_xml(rows, "A1:XFD1048576"))
+    if first:
+        rows = rows.replace('<c t="n"><v>1</v></c>', first, 1)
+    return crafted(sheet_xml(rows, dimension))
 
 
-def test_a_small_file_of_a_million_cells_is_refused_after_the_cell_limit_in_little_memory(book):
+def test_a_small_file_declaring_a_million_cells_is_refused_before_its_rows_are_read(book):
     episode, owner, wb = book
     data = many_cells(950_000)
     assert len(data) < 3_000_000
-    tracemalloc.start()
-    started = time.perf_counter()
-    message = refused(episode, Invalid, owner, services.import_xlsx, wb, data)
-    seconds, (_, peak) = time.perf_counter() - started, tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    assert message == "The sheet Sheet holds more than 100,000 cells; split it."
-    assert peak < 60_000_000, f"{peak:,} bytes at the peak"  # the whole grid would take hundreds of megabytes
-    assert seconds < 30  # a loose bound against a full read: the limit is reached after a tenth of the file
+    assert refused(episode, Invalid, owner, services.import_xlsx, wb, data) == (
+        "The XLSX file's xl/worksheets/sheet1.xml spans A1:XFD1048576, larger than a sheet (100,000 rows, "
+        "702 columns).")
+    within_a_sheet = many_cells(950_000, dimension="A1:SF1900")
+    assert refused(episode, Invalid, owner, services.import_xlsx, wb, within_a_sheet) == (
+        "The XLSX file declares 950,000 cells (xl/worksheets/sheet1.xml spans A1:SF1900), more than the 100,000 "
+        "imported at a time; split it.")
 
 
-def test_declared_sizes_are_ignored_and_cells_beyond_a_sheet_are_refused(book):
+def test_a_file_holding_a_million_cells_is_refused_from_their_count_before_a_row_is_parsed(book):
     episode, owner, wb = book
-    claims_everything = crafted(sheet_xml('<row r="1"><c t="n" r="B1"><v>7</v></c></row>', "A1:XFD1048576"))
-    assert act(episode, owner, services.import_xlsx, wb, claims_everything) == ["Sheet"]
-    assert values(episode, owner, wb, "Sheet!A1:B1") == [[None, 7]]
+    # It declares one cell, and its first cell is one openpyxl cannot read: had a row been parsed,
+    # the refusal would say the file is unreadable.
+    data = many_cells(950_000, dimension="A1", first='<c t="n"><v>not a number</v></c>')
+    tracemalloc.start()
+    message = refused(episode, Invalid, owner, services.import_xlsx, wb, data)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert message == "The XLSX file holds more than 100,000 cells; split it."
+    assert peak < 60_000_000, f"{peak:,} bytes at the peak"  # the whole grid would take hundreds of megabytes
+    unreadable = many_cells(3, dimension="A1", first='<c t="n"><v>not a number</v></c>')
+    assert "openpyxl can read" in refused(episode, Invalid, owner, services.import_xlsx, wb, unreadable)
+
+
+def test_declared_sizes_within_the_limit_are_not_trusted_and_cells_beyond_a_sheet_are_refused(book):
+    episode, owner, wb = book
+    declares_less = crafted(sheet_xml('<row r="1"><c t="n" r="A1"><v>5</v></c><c t="n" r="B1"><v>7</v></c></row>'
+                                      '<row r="2"><c t="n" r="C2"><v>9</v></c></row>', "A1"))
+    assert act(episode, owner, services.import_xlsx, wb, declares_less) == ["Sheet"]
+    assert values(episode, owner, wb, "Sheet!A1:C2") == [[5, 7, None], [None, None, 9]]
     for where in ("XFD1", "A1048576"):
         row = where[-1] if where == "XFD1" else "1048576"
         far = crafted(sheet_xml(f'<row r="{row}"><c t="n" r="{where}"><v>1</v></c></row>'))

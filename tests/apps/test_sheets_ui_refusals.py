@@ -204,7 +204,7 @@ UPLOADS = [
     ("CSV as XLSX", "import-xlsx", b"Region,Total\nEMEA,120\n", 400, "not a readable XLSX file"),
     ("empty XLSX", "import-xlsx", b"", 400, "Give an XLSX file"),
     ("XLSX of a cell beyond a sheet", "import-xlsx", _xlsx("A1", "ZZ1", "A100001"), 400,
-     "sheet Sheet is larger than a sheet (100,000 rows, 702 columns)"),
+     "larger than a sheet (100,000 rows, 702 columns)"),
     ("XLSX over the upload limit", "import-xlsx", b"PK" * 4_200_000, 413, "XLSX files at most 3,000,000 bytes"),
     ("CSV file over the import limit", "import-csv", b"a,b\n" * 550_000, 400, "larger than 2,000,000 characters"),
 ]

@@ -32,6 +32,26 @@ def shown_in(response, name: str) -> str:
     return html.unescape(found.group(1)).strip()
 
 
+def body_of(response) -> str:
+    """An article's body as its page shows it: paragraphs between blank lines, lines within them."""
+    block = re.search(r'data-testid="kb-body">(.*?)</div>', text_of(response), re.S).group(1)
+    paragraphs = re.findall(r"<p>(.*?)</p>", block, re.S)
+    return "\n\n".join(html.unescape(p.replace("<br>", "\n")) for p in paragraphs)
+
+
+def test_article_bodies_show_headings_lists_and_links_to_the_articles_they_cite(browser, owner):
+    with browser.db() as db:
+        cited = services.search_articles(db, owner)[0]
+        body = f"Rules:\n\n1. Read {cited.title} first.\n2. Then ask {cited.number}.\n\nThat is all."
+        number = services.create_article(db, owner, "Zqkb cites", "Security", body).number
+        cited_number, cited_title = cited.number, cited.title
+    block = re.search(r'data-testid="kb-body">(.*?)</div>', text_of(browser.get(f"/tickets/kb/{number}")), re.S).group(1)
+    assert re.search(r"<h3>Rules</h3>\s*<ol>\s*<li>Read <a", block) and "<p>That is all.</p>" in block
+    links = re.findall(r'<a href="([^"]+)" data-testid="kb-cited">([^<]+)</a>', block)
+    assert links == [(f"{browser.base}/tickets/kb/{cited_number}", html.escape(cited_title, quote=False)),
+                     (f"{browser.base}/tickets/kb/{cited_number}", cited_number)]
+
+
 def article(db, number: str) -> Article:
     """An article by number."""
     return db.scalar(select(Article).where(Article.number == number))
@@ -82,14 +102,14 @@ def test_article_page_shows_the_body_history_and_older_versions(browser, written
     page = browser.get(f"/tickets/kb/{written}")
     assert page.status_code == 200
     assert shown_in(page, "kb-article-title") == "Zqkb printer jams" and shown_in(page, "kb-article-version") == "2"
-    assert shown_in(page, "kb-body") == BODY + "\nStep three: log it."  # newlines kept, markup escaped
+    assert body_of(page) == BODY + "\nStep three: log it."  # lines kept, markup escaped
     assert "<b>check</b>" not in text_of(page) and "&lt;b&gt;check&lt;/b&gt;" in text_of(page)
     assert re.findall(r'data-testid="kb-version-row" data-version="(\d+)"', text_of(page)) == ["2", "1"]
     assert "Add step three" in text_of(page) and "Runbook" in text_of(page)
     assert 'data-testid="kb-old-version"' not in text_of(page)
     older = browser.get(f"/tickets/kb/{written}?version=1")
     assert shown_in(older, "kb-old-version").startswith("You are reading version 1 of 2.")
-    assert shown_in(older, "kb-body") == BODY
+    assert body_of(older) == BODY
     assert browser.get(f"/tickets/kb/{written}?version=3").status_code == 400
     assert browser.get("/tickets/kb/KB9999999").status_code == 404
 
@@ -104,7 +124,7 @@ def test_creating_through_the_form_makes_version_one(browser, owner):
         note = db.scalar(select(ArticleVersion.note).where(ArticleVersion.article_id == made.id))
         assert note == "New rule"
     assert response.headers["Location"].endswith(f"/tickets/kb/{made.number}")
-    assert f"Created {made.number}" in text_of(browser.get(response.headers["Location"]))
+    assert f"Created {made.number}" in text_of(browser.get(response.headers["Location"].removeprefix(browser.base)))
 
 
 def test_the_owner_saves_a_second_version(browser, written):

@@ -86,9 +86,15 @@ def test_escape_closes_the_menu_and_only_one_menu_is_open(page, free):
     page.goto(f"{chat}/c/general")
     _menu(page, first)
     _menu(page, second)
-    assert page.locator("details.msg-menu[open]").count() == 1
+    # The page's one menu opens in the row whose button was pressed, and says so on the button.
+    assert page.locator(".msg .msg-menu").count() == 1 and _row(page, second).locator(".msg-menu").count() == 1
+    button = _row(page, second).get_by_role("button", name="More actions for", exact=False)
+    assert button.get_attribute("aria-expanded") == "true"
+    assert _row(page, first).get_by_role("button", name="More actions for", exact=False).get_attribute(
+        "aria-expanded") == "false"
     page.keyboard.press("Escape")
-    assert page.locator("details.msg-menu[open]").count() == 0
+    assert page.locator(".msg .msg-menu").count() == 0
+    assert button.get_attribute("aria-expanded") == "false"
 
 
 def test_mention_suggestions_insert_the_handle(page, free):

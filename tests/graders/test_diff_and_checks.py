@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from officegym.apps.chat import services as chat
 from officegym.graders.checks import Allow, nothing_else_changed
+from officegym.tasks.common import everyone
 
 
 def test_untouched_episode_has_empty_diff(episode):
@@ -119,3 +120,16 @@ def test_sqlite_change_log_gives_the_whole_table_diff(sqlite_store, tmp_path):
                                                                            "chat_membership"}
     finally:
         sqlite_store.delete(episode.id)
+
+
+def test_opening_a_conversation_without_writing_in_it_changes_nothing(episode):
+    with episode.session() as s:
+        actor = episode.actor(s)
+        other = next(p for p in everyone(s) if p.id != actor.id)
+        chat.open_conversation(s, actor, [other.id])
+    diff = episode.diff()
+    assert diff.table("chat_channel").added  # the conversation is there
+    assert nothing_else_changed(diff, []).passed  # but nobody wrote in it
+    with episode.session() as s:
+        chat.post_message(s, episode.actor(s), chat.conversation_name([episode.actor(s), other]), "hi")
+    assert not nothing_else_changed(episode.diff(), [Allow("chat_message")]).passed  # now it is a change

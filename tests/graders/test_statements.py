@@ -134,3 +134,17 @@ def test_a_pattern_stands_for_a_pool_too_large_to_list():
     assert verdict(["Filed as IT-48."], right, others) == (True, True)
     assert verdict(["Filed as IT-48 (see also IT-12)"], right, others) == (True, False)
     assert verdict(["Filed as IT-480"], right, others) == (False, False)  # a longer key is another one
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Shared with Acme Labs; Globex was left out at its owner's request.", (True, True)),
+    ("Acme Labs only, without Globex or Initech.", (True, True)),
+    ("Acme Labs, Globex (left out at its owner's request)", (True, True)),
+    ("Acme Labs, other than Globex, which is not included", (True, True)),
+    ("Acme Labs and Globex", (True, False)),                       # both stated
+    ("Acme Labs; Globex; Initech (excluded)", (True, False)),      # Globex is still listed
+    ("Globex is included too, Acme Labs as well", (True, False)),
+])
+def test_a_name_stated_to_be_left_out_is_not_stated(text, expected):
+    right, others = Candidate.text("Acme Labs"), [Candidate.text("Globex"), Candidate.text("Initech")]
+    assert verdict([text], right, others) == expected

@@ -37,6 +37,17 @@ class Agent:
         assert not result.is_error, result.content
         return result.structured_content
 
+    def wait_out(self, channel=None) -> list[dict]:
+        """Let simulated time pass until a day brings nothing more (colleagues answer after delays of
+        their own, in their working hours); every message that arrived, oldest first."""
+        arrived: list[dict] = []
+        quiet = 0
+        while quiet < 3:  # three empty waits of eight hours: a whole day, a night included
+            got = self.ok("chat_wait", {"minutes": 480, **({"channel": channel} if channel else {})})["messages"]
+            arrived += got
+            quiet = 0 if got else quiet + 1
+        return arrived
+
     def write(self, name: str, args: dict, action: str) -> dict:
         """A write that must succeed and be journaled exactly once, as `action` through MCP (colleagues'
         answers to it are theirs, journaled apart)."""

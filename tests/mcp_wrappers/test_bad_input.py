@@ -204,6 +204,9 @@ CASES = [
     case("chat_mark_read", "other-channel", lambda s: {"channel": "zz-open", "message_id": s.outside_msg},
          "is not in #zz-open"),
     case("chat_mark_read", "private", {"channel": "zz-vault"}, "not found"),
+    case("chat_wait", "zero", {"minutes": 0}, "greater than or equal to 1"),
+    case("chat_wait", "over-a-day", {"minutes": 481}, "less than or equal to 480"),
+    case("chat_wait", "private", {"channel": "zz-vault"}, "not found"),
     case("submit_answer", "empty", {"answer": " "}, "The answer is empty"),
     case("submit_answer", "too-long", {"answer": "a" * 2001}, "at most 2000"),
 ]

@@ -18,19 +18,20 @@ def in_new_channel(agent, name: str, *texts: str) -> list[Message]:
 def test_post_message_with_mention_and_thread_reply(agent):
     owner, member, _ = agent.people()
     made = agent.scene(lambda s, o, m, x: chat.create_channel(s, o, "zz-talk", members=[m.id]))
-    posted = agent.write("chat_post_message", {"channel": "#zz-talk", "text": f" Hi @{member.handle} "},
+    posted = agent.write("chat_post_message", {"channel": "#zz-talk", "text": f" Hi @{member.handle}, any news? "},
                          "chat.post_message")
     assert (posted["text"], posted["author"], posted["mentions"], posted["channel_id"]) == (
-        f"Hi @{member.handle}", owner.handle, [member.handle], made.id)
+        f"Hi @{member.handle}, any news?", owner.handle, [member.handle], made.id)
+    assert [m["author"] for m in agent.wait_out()] == [member.handle]  # the member answers after a delay
     reply = agent.write("chat_post_message", {"channel": made.id, "text": "in thread",
                                               "thread_parent_id": posted["id"]}, "chat.post_message")
     assert reply["thread_parent_id"] == posted["id"]
     with agent.episode.session() as s:
         row = s.get(Message, posted["id"])
-        assert (row.channel_id, row.author_id, row.text) == (made.id, owner.id, f"Hi @{member.handle}")
+        assert (row.channel_id, row.author_id, row.text) == (made.id, owner.id, f"Hi @{member.handle}, any news?")
         assert list(s.scalars(select(Mention.person_id).where(Mention.message_id == row.id))) == [member.id]
         assert s.get(Message, reply["id"]).thread_parent_id == posted["id"]
-    # The member mentioned answered in the thread (a colleague), before the owner's reply.
+    # The member mentioned answered the question in the thread (a colleague), before the owner's reply.
     thread = agent.ok("chat_get_thread", {"message_id": posted["id"]})["replies"]
     assert [m["author"] for m in thread] == [member.handle, owner.handle]
     assert agent.ok("chat_get_message", {"message_id": posted["id"]})["reply_count"] == 2

@@ -44,6 +44,7 @@ def dm(agent, handle: str, text: str) -> tuple[int, list[dict]]:
     """Open a DM with `handle`, post `text`, and return the DM's id and its messages, oldest first."""
     channel = agent.ok("chat_open_conversation", {"people": [handle]})["id"]
     agent.ok("chat_post_message", {"channel": channel, "text": text})
+    agent.wait_out(channel)  # colleagues answer after a delay of their own
     messages = agent.ok("chat_list_messages", {"channel": channel})["items"]
     return channel, sorted(messages, key=lambda m: m["id"])
 
@@ -56,27 +57,37 @@ def test_the_owner_answers_a_dm_naming_their_deal_with_its_state(agent_as, deal_
     assert reply.startswith(f"@{deal_facts['boss']} ") and deal_facts["name"] in reply
     assert f"is in {deal_facts['stage']}" in reply
     with agent.episode.session() as s:
-        surfaces = [(e.surface, e.action) for e in s.scalars(select(JournalEntry).order_by(JournalEntry.seq))]
+        surfaces = [(e.surface, e.action) for e in s.scalars(select(JournalEntry).where(
+            JournalEntry.action != "chat.wait").order_by(JournalEntry.seq))]
     assert surfaces[-2:] == [("mcp", "chat.post_message"), ("colleague", "chat.post_message")]
 
 
 def test_someone_who_does_not_know_says_whom_to_ask(agent_as, deal_facts):
     agent = agent_as(deal_facts["boss"])
     _, messages = dm(agent, deal_facts["stranger"], f"Do you know anything about {deal_facts['name']}?")
-    assert messages[-1]["text"] == (f"@{deal_facts['boss']} I don't know about {deal_facts['name']}; "
-                                    f"ask @{deal_facts['owner']}.")
+    reply = messages[-1]["text"]
+    assert reply.startswith(f"@{deal_facts['boss']} ") and deal_facts["name"] in reply
+    assert f"@{deal_facts['owner']}" in reply and deal_facts["stage"] not in reply
 
 
 def test_a_message_naming_nothing_gets_a_question_back(agent_as, deal_facts):
     agent = agent_as(deal_facts["boss"])
     _, messages = dm(agent, deal_facts["owner"], "Hi, got a minute?")
-    assert "What is this about?" in messages[-1]["text"]
+    assert messages[-1]["author"] == deal_facts["owner"] and "?" in messages[-1]["text"]
+    _, messages = dm(agent, deal_facts["owner"], "Can you check the discount for me?")
+    assert messages[-1]["author"] == deal_facts["owner"] and "which deal" in messages[-1]["text"].lower()
+
+
+def test_a_message_that_asks_nothing_and_names_nothing_gets_no_reply(agent_as, deal_facts):
+    agent = agent_as(deal_facts["boss"])
+    _, messages = dm(agent, deal_facts["owner"], "Thanks, all sorted now.")
+    assert [m["author"] for m in messages] == [deal_facts["boss"]]
 
 
 def test_the_same_message_gets_the_same_reply_every_run(agent_as, deal_facts):
     text = f"Status of {deal_facts['name']} please, and who is @{deal_facts['stranger']}?"
     replies = [dm(agent_as(deal_facts["boss"]), deal_facts["owner"], text)[1][-1]["text"] for _ in range(2)]
-    assert replies[0] == replies[1] and "I don't know about" in replies[0] and deal_facts["name"] in replies[0]
+    assert replies[0] == replies[1] and deal_facts["name"] in replies[0] and deal_facts["stage"] in replies[0]
 
 
 def test_in_a_channel_only_the_people_mentioned_answer_in_the_thread(agent_as, deal_facts):
@@ -89,13 +100,16 @@ def test_in_a_channel_only_the_people_mentioned_answer_in_the_thread(agent_as, d
         channel = s.scalars(select(Channel).where(Channel.id.in_(mine & theirs), Channel.kind == "public",
                                                   Channel.is_archived.is_(False)).order_by(Channel.id)).first()
     plain = agent.ok("chat_post_message", {"channel": channel.id, "text": f"Note on {deal_facts['name']}."})
+    assert agent.wait_out() == []
     assert agent.ok("chat_get_thread", {"message_id": plain["id"]})["replies"] == []
     asked = agent.ok("chat_post_message", {"channel": channel.id,
                                            "text": f"@{deal_facts['owner']} what is next on {deal_facts['name']}?"})
+    agent.wait_out()
     thread = agent.ok("chat_get_thread", {"message_id": asked["id"]})["replies"]
     assert [m["author"] for m in thread] == [deal_facts["owner"]] and "next step" in thread[0]["text"]
     # A reply in that thread reaches the thread's starter, who is the agent: nobody else answers.
     agent.ok("chat_post_message", {"channel": channel.id, "text": "Thanks!", "thread_parent_id": asked["id"]})
+    assert agent.wait_out() == []
     assert [m["author"] for m in agent.ok("chat_get_thread", {"message_id": asked["id"]})["replies"]] == [
         deal_facts["owner"], deal_facts["boss"]]
 
@@ -108,6 +122,7 @@ def test_a_reply_in_a_thread_reaches_the_person_who_started_it(agent_as, deal_fa
         started = chat.post_message(s, owner, channel.id, "Quick one for both of you.").id
     agent.ok("chat_post_message", {"channel": channel.id, "text": f"About {deal_facts['name']}: "
                                    f"@{deal_facts['stranger']} any news?", "thread_parent_id": started})
+    agent.wait_out()
     replies = agent.ok("chat_get_thread", {"message_id": started})["replies"]
     assert sorted(m["author"] for m in replies[1:]) == sorted([deal_facts["owner"], deal_facts["stranger"]])
 
@@ -131,9 +146,10 @@ def _request(agent, facts: dict, percent: float, reason: str) -> int:
 
 
 @pytest.mark.parametrize("percent,reason,status,said", [
-    (30, "Matching a competitor's three-year price", "Approved", "Approved the 30% discount"),
-    (30, "The customer asked for it", "Rejected", "the reason must name the competitor or the budget"),
-    (40, "Matching a competitor's three-year price", "Pending", "stays pending"),
+    (30, "Their budget is capped at $40,000 this year", "Approved", "Approved the 30% discount"),
+    (30, "The customer asked for it", "Rejected", "The reason names a competitor the CRM knows"),
+    (30, "Matching a competitor's three-year price", "Rejected", "The reason names a competitor the CRM knows"),
+    (40, "Their budget is capped at $40,000 this year", "Pending", "stays pending"),
 ])
 def test_a_manager_asked_about_a_deal_decides_its_discount_by_the_handbook(agent_as, deal_facts, percent, reason,
                                                                            status, said):
@@ -148,11 +164,18 @@ def test_a_manager_asked_about_a_deal_decides_its_discount_by_the_handbook(agent
     assert (discount == percent * 100) == (status == "Approved")
     assert decided == ({"Approved": ["crm.approve_discount"], "Rejected": ["crm.reject_discount"]}.get(status, [])
                        + ["chat.post_message"])
-    # What only the colleague changed (their reply, the line item) is not in the diff; the request,
-    # made in this episode, is (with the state the colleague left it in).
+    # The colleague's reply is not in the diff; what they did because of the agent's message (the
+    # decision, the line item's discount) is, as the agent's doing, and the journal says so.
     diff = agent.episode.diff()
-    assert len({r["author_id"] for r in diff.table("chat_message").added}) == 1 and not diff.table("crm_line_item")
+    assert len({r["author_id"] for r in diff.table("chat_message").added}) == 1
+    assert bool(diff.table("crm_line_item")) == (status == "Approved")
     assert [r["status"] for r in diff.table("crm_discount_approval").added] == [status]
+    with agent.episode.session() as s:
+        asked = s.scalar(select(Message.id).where(Message.author_id == s.scalar(
+            select(Person.id).where(Person.handle == deal_facts["owner"]))).order_by(Message.id.desc()))
+        causes = [e.args.get("caused_by") for e in s.scalars(select(JournalEntry).where(
+            JournalEntry.surface == "colleague", JournalEntry.action != "chat.post_message"))]
+    assert len(causes) == (status != "Pending") and all(c["message_id"] == asked for c in causes)
 
 
 def test_writes_outside_the_agents_surfaces_draw_no_reply(agent_as, deal_facts):

@@ -34,8 +34,9 @@ DESTRUCTIVE_VERBS = {"delete", "archive", "remove", "leave", "unpin", "unlink", 
                      "import"}
 # Public service functions with an operation's signature that are lookups other code builds on.
 HELPERS = {
-    chat_services: {"resolve_channel", "resolve_message",
-                    "unread_counts"},  # per-channel counts, shown through chat_list_unreads and unread_count
+    # per-channel counts, shown through chat_list_unreads and unread_count; the invite picker's choices (the
+    # people search of org_search_people, less the channel's members, whom chat_invite_to_channel names)
+    chat_services: {"resolve_channel", "resolve_message", "unread_counts", "people_to_invite"},
     org_services: set(),
     # Helpers other code builds on (crm_tools.md): child_accounts and line_items feed crm_get_account and
     # crm_get_opportunity, approver_for its approver, scope_of every "what may I see" decision.
@@ -72,7 +73,7 @@ def test_every_tool_is_described_typed_and_structured(agent):
     tools = listed(agent)
     assert len({t.name for t in tools}) == len(tools) == len(catalog())
     for t in tools:
-        assert NAME.match(t.name) or t.name == "submit_answer", t.name
+        assert NAME.match(t.name) or t.name in ("submit_answer", "chat_wait"), t.name  # a verb with no object
         assert t.description and len(t.description) >= 30, t.name
         assert "\n" not in t.description and "  " not in t.description, f"{t.name}: one paragraph, unwrapped"
         schema = t.input_schema

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 
 import pytest
 
 pytest.importorskip("browsergym.core")
 import gymnasium  # noqa: E402
 from browsergym.utils.obs import flatten_axtree_to_str  # noqa: E402
+import sqlalchemy  # noqa: E402
 
 import officegym.adapters.browsergym_tasks as office  # noqa: E402
+from officegym.apps.chat.models import Message  # noqa: E402
 from officegym.tasks.registry import all_tasks  # noqa: E402
 
 pytestmark = pytest.mark.e2e
@@ -40,23 +43,12 @@ def element(obs: dict, role: str, name: str) -> str:
 
 
 def act(env, obs: dict, step) -> tuple[dict, float, bool, dict]:
-    """Take one step of a plan as an agent does on a busy machine, where BrowserGym's 500 ms for an
-    action can run out: an action that timed out is tried again while its element is still there, and
-    counts as done once the element has gone (it took effect after all)."""
-    reward, terminated, info = 0.0, False, {}
-    for attempt in range(3):
-        try:
-            action = step(obs)
-        except AssertionError:
-            if attempt == 0:
-                raise
-            return obs, reward, terminated, info
-        obs, reward, terminated, _truncated, info = env.step(action)
-        error = obs["last_action_error"]
-        if not error.startswith("TimeoutError"):
-            assert not error, (action, error)
-            return obs, reward, terminated, info
-    raise AssertionError(f"{action} timed out three times: {error}")
+    """Take one step of a plan: every action must succeed the first time (no retries, so an action
+    that worked but was reported failed would fail the test)."""
+    action = step(obs)
+    obs, reward, terminated, _truncated, info = env.step(action)
+    assert not obs["last_action_error"], (action, obs["last_action_error"])
+    return obs, reward, terminated, info
 
 
 def play(task_id: str, instance: int, plan) -> tuple[float, bool, dict]:
@@ -124,6 +116,28 @@ def set_topic(task: str) -> list:
 
 PLANS = [("crm.update_next_step", 0, update_next_step), ("tickets.raise_incident_impact", 0, raise_incident_impact),
          ("chat.set_topic", 1, set_topic)]
+
+
+def test_actions_wait_for_the_page_they_cause_and_a_slow_send_posts_once():
+    env = gymnasium.make("browsergym/officegym.chat.set_topic", pre_observation_delay=0.1)
+    try:
+        obs, info = env.reset(seed=1)
+        code = env.unwrapped.action_mapping('click("a1")')
+        assert f"timeout={office.ACTION_TIMEOUT_MS})" in code and "timeout=500)" not in code
+        page = env.unwrapped.page
+
+        def slow(route):  # the server answers a form 1.5 s late, as a busy machine does
+            time.sleep(1.5)
+            route.continue_()
+        page.route("**/messages", slow)
+        for step in (click("link", "Chat"), click("link", "general"), fill("textbox", "Message #general", "Slow hello"),
+                     click("button", "Send")):
+            obs, _reward, _terminated, _info = act(env, obs, step)  # no action is reported failed
+        episode = office.local_server().store.get(info["task_info"]["episode"])
+        with episode.session() as db:
+            assert db.scalar(sqlalchemy.select(sqlalchemy.func.count()).where(Message.text == "Slow hello")) == 1
+    finally:
+        env.close()
 
 
 def test_every_task_is_registered_with_browsergym():

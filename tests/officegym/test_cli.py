@@ -75,7 +75,8 @@ def test_tasks_export_writes_the_catalogue_as_json_lines():
     assert [r["instance"] for r in rows[:2]] == [0, 1] and rows[0]["instruction"] != rows[1]["instruction"]
     for row in rows:
         assert f"@{row['actor']['handle']}" in row["system_prompt"] and row["now"][:4] in row["system_prompt"]
-        assert len(row["tools"]) <= 100 and "submit_answer" in row["tools"]
+        names = [tool["function"]["name"] for tool in row["tools"]]  # definitions in the OpenAI function format
+        assert len(names) <= 100 and "submit_answer" in names
         assert ("submit_answer tool" in row["system_prompt"]) == row["expects_answer"]
     assert f"task instances: {len(rows)}/{len(rows)}" in done.stderr
     wrong = officegym("tasks", "export", "--instances", "0")

@@ -1,6 +1,7 @@
 """The episode registry, on files and on PostgreSQL: any store reading the same registry serves,
 grades and deletes an episode another store created, sees its trajectory, and lets go of it once
-it is deleted; a store deletes only its own server's episodes when it closes."""
+it is deleted; a store deletes only its own server's episodes when it closes; stores of different
+fleets on one registry never see or touch each other's episodes."""
 
 from __future__ import annotations
 
@@ -90,11 +91,12 @@ def test_a_trajectory_keeps_its_first_steps_and_counts_the_rest(kind, tmp_path, 
     monkeypatch.setattr(episode_registry, "MAX_STEPS", 3)
     monkeypatch.setattr(postgres_registry, "MAX_STEPS", 3)
     if kind == "file":
-        registry = episode_registry.FileRegistry(tmp_path)
+        registry = episode_registry.FileRegistry(tmp_path, "steps-test")
     else:
         from sqlalchemy.engine import make_url
 
-        registry = postgres_registry.PostgresRegistry(make_url(postgres_url).set(drivername="postgresql+psycopg"))
+        registry = postgres_registry.PostgresRegistry(make_url(postgres_url).set(drivername="postgresql+psycopg"),
+                                                      "steps-test")
     episode_id = f"steps-test-{kind}-{tmp_path.name}"[:60]
     registry.add(episode_id, {"owner": this_process()})
     try:
@@ -121,8 +123,46 @@ def test_a_dead_servers_postgresql_episode_is_swept_and_its_database_dropped(tmp
         with store.registry.engine.begin() as conn:
             conn.execute(text("UPDATE og_episode SET record = jsonb_set(record, '{owner}', CAST(:o AS jsonb)) "
                               "WHERE id = :id"), {"o": json.dumps(dead), "id": left.id})
-        assert sweep(store) == [left.id]
+        swept = sweep(store)  # a server another test killed may have left episodes too: they go as well
+        assert left.id in swept and kept.id not in swept
         store.backend.settle()
         assert name not in store.backend.databases("og_e_") and kept.database.name in store.backend.databases("og_e_")
     finally:
         store.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def two_fleets(request, tmp_path, postgres_url):
+    """Stores of two fleets on one registry (one episodes folder, or one PostgreSQL database)."""
+    url = postgres_url if request.param == "postgresql" else "sqlite"
+    ours, theirs = (EpisodeStore(load_settings(episodes_dir=tmp_path / "episodes", database_url=url, fleet=name))
+                    for name in ("fleet-ours", "fleet-theirs"))
+    yield ours, theirs
+    ours.close()
+    theirs.close()
+
+
+def test_servers_of_two_fleets_on_one_database_never_see_or_touch_each_others_episodes(two_fleets):
+    ours, theirs = two_fleets
+    mine, other = ours.create("chat.set_topic", 0, scale="tiny"), theirs.create(scale="tiny")
+    assert [e.id for e in ours.entries()] == [mine.id] and [e.id for e in theirs.entries()] == [other.id]
+    for episode_id in (mine.id, "a-made-up-episode-id"):
+        with pytest.raises(NotFound):
+            theirs.get(episode_id)
+        with pytest.raises(NotFound):
+            theirs.delete(episode_id)
+    ours.registry.set_last_used(mine.id, mine.created - 7200)
+    assert theirs.expire(3600) == []  # idle, but another fleet's
+    dead = {**ours.owner, "pid": 2**22 + 1}  # above Linux's largest pid: no process has it
+    if ours.backend.name == "postgresql":
+        with ours.registry.engine.begin() as conn:
+            conn.execute(text("UPDATE og_episode SET record = jsonb_set(record, '{owner}', CAST(:o AS jsonb)) "
+                              "WHERE id = :id"), {"o": json.dumps(dead), "id": mine.id})
+    else:
+        record = ours.settings.episodes_dir / f"{mine.id}.json"
+        record.write_text(json.dumps({**json.loads(record.read_text()), "owner": dead}))
+    assert mine.id not in sweep(theirs)  # a dead owner's episode, but another fleet's: left for its own sweep
+    assert ours.get(mine.id).grade().status == "failed"  # its own fleet serves and grades it
+    ours.registry.set_last_used(mine.id, mine.created - 7200)
+    assert ours.expire(3600) == [mine.id]
+    assert theirs.get(other.id).id == other.id

@@ -4,6 +4,9 @@ checker, solved by the reference solution as JSON tool-call actions, rewarded by
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import warnings
 
 import gymnasium
@@ -79,3 +82,36 @@ def test_the_step_limit_truncates_and_grades(store):
         assert env.episode is None and played not in {e.id for e in store.live()}  # graded, then deleted
     finally:
         env.close()
+
+
+def test_reset_with_seed_k_plays_instance_k_and_any_text_is_an_action(env, store):
+    observation, info = env.reset(seed=3)
+    world = store.world("small", 0)
+    assert info["instance"] == 3 and env.episode.instruction == store.task_instance(world, "chat.set_topic", 3).instruction
+    action = json.dumps({"tool": "chat_post_message", "arguments": {"channel": "general", "text": "Grüße, 日本 👋"}},
+                        ensure_ascii=False)
+    assert env.action_space.contains(action) and not env.action_space.contains(b"bytes")
+    observation, reward, terminated, truncated, info = env.step(action)
+    seen = json.loads(observation)
+    assert seen["ok"] and "\n " not in seen["result"]  # compact JSON
+    assert json.loads(seen["result"])["text"] == "Grüße, 日本 👋"
+
+
+PLAY = """
+import sys
+from officegym.adapters.gymnasium_env import OfficeEnv
+env = OfficeEnv("chat.set_topic")
+env.reset(seed=1)
+print(env.episode.id, flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_an_env_never_closed_leaves_no_episode_when_the_interpreter_exits(store, settings):
+    environment = dict(os.environ, OFFICEGYM_HOME=str(settings.home), OFFICEGYM_EPISODES_DIR=str(settings.episodes_dir))
+    child = subprocess.Popen([sys.executable, "-c", PLAY], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             env=environment)
+    played = child.stdout.readline().strip()
+    assert played in {e.id for e in store.entries()}
+    child.communicate("\n", timeout=120)  # the interpreter exits without close()
+    assert child.returncode == 0 and played not in {e.id for e in store.entries()}

@@ -1,8 +1,11 @@
-"""No import circles: the modules of the package, read from their source, import each other in layers.
+"""No import circles: the modules of the package and of the benchmarks, read from their source,
+import each other in layers.
 
-An import at a module's top level (not one inside a function, nor one under `if TYPE_CHECKING:`) is
-an edge from that module to the one it names; `from package import name` is an edge to the module
-`package.name` when there is one, else to the package. A cycle among those edges is a circle."""
+Every import is an edge from the module that runs it to the one it names, wherever it stands: at
+the top level, inside a function or a class, under `try:` or `if` (an import moved into a function
+still makes a circle, only a later one). Imports under `if TYPE_CHECKING:` are left out: they never
+run. `from package import name` is an edge to the module `package.name` when there is one, else to
+the package. A cycle among those edges is a circle."""
 
 from __future__ import annotations
 
@@ -14,9 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def package_folders() -> dict[str, Path]:
-    """Each installed package name and the folder it is made from (pyproject's package-dir)."""
+    """Each installed package name and the folder it is made from (pyproject's package-dir), and
+    the benchmarks (`python -m benchmarks`)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    return {name: ROOT / folder for name, folder in config["tool"]["setuptools"]["package-dir"].items()}
+    folders = {name: ROOT / folder for name, folder in config["tool"]["setuptools"]["package-dir"].items()}
+    return {**folders, "benchmarks": ROOT / "benchmarks"}
 
 
 def modules() -> dict[str, Path]:
@@ -31,27 +36,26 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def _top_level_imports(tree: ast.Module):
-    """Import statements run when the module loads (TYPE_CHECKING blocks left out)."""
-    pending = list(tree.body)
+def _imports(tree: ast.Module):
+    """Every import statement of a module, in functions and classes too (TYPE_CHECKING blocks left out)."""
+    pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        elif isinstance(node, ast.If):
-            if "TYPE_CHECKING" not in ast.unparse(node.test):
-                pending.extend(node.body + node.orelse)
-        elif isinstance(node, ast.Try):
-            pending.extend(node.body + node.orelse + node.finalbody + [n for h in node.handlers for n in h.body])
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            pending.extend(node.orelse)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
 
 
 def edges(known: dict[str, Path]) -> dict[str, set[str]]:
-    """For each module, the modules of the package it imports at load time."""
+    """For each module, the modules of the package it imports, at load time or later."""
     graph: dict[str, set[str]] = {}
     for name, path in known.items():
         package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
         targets: set[str] = set()
-        for node in _top_level_imports(ast.parse(path.read_text(), str(path))):
+        for node in _imports(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
                 continue
@@ -111,6 +115,15 @@ def test_the_walk_sees_the_apps_and_their_imports():
     graph = edges(modules())
     assert "officegym.apps.chat.services" in graph and "officegym.mcp_wrappers.chat" in graph
     assert "officegym.apps.chat.services" in graph["officegym.mcp_wrappers.chat"]
+    assert "benchmarks.queries" in graph
+
+
+def test_imports_inside_functions_count_and_type_checking_ones_do_not():
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import b\n"
+                     "def f():\n    import c\n    try:\n        from d import e\n    except ImportError:\n"
+                     "        pass\nclass G:\n    import h\n")
+    assert sorted(ast.unparse(node) for node in _imports(tree)) == [
+        "from d import e", "from typing import TYPE_CHECKING", "import c", "import h"]
 
 
 def test_a_circle_is_found_when_there_is_one():

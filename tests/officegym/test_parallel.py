@@ -1,10 +1,12 @@
 """Parallel episodes, on SQLite and on PostgreSQL: side by side without seeing each other, ids that
-cannot be guessed or reused, a server holding a hundred live episodes, and the runner's --parallel."""
+cannot be guessed or reused, a server holding a hundred live episodes, the runner's --parallel, and
+two agents writing one sheet at once, and a grade beside a write under way."""
 
 from __future__ import annotations
 
 import re
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import anyio
@@ -13,7 +15,12 @@ import pytest
 from mcp.client import Client
 from sqlalchemy import func, select
 
+from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Message
+from officegym.apps.org.models import Person
+from officegym.apps.sheets import services as sheets
+from officegym.apps.sheets.book import cell_value, read_book
+from officegym.apps.sheets.models import Cell, Sheet, Workbook
 from officegym.errors import NotFound
 from officegym.runner import run
 from officegym.worlds import content_hash
@@ -133,3 +140,81 @@ def test_runner_in_parallel_gives_the_same_grades_as_one_at_a_time(store):
                       for r in run(store, "oracle", pattern, 2, "small", parallel=4))
     assert serial == parallel
     assert len(serial) >= 16 and all(score == 1.0 for _, _, score in serial)
+
+
+def _write_column(episode, owner: int, workbook: int, column: str, barrier: threading.Barrier) -> None:
+    """One agent fills column{1..50} with 1..50, twenty-five cells a call, each call its own transaction."""
+    barrier.wait()
+    for first in range(1, 51, 25):
+        with episode.session("mcp") as session:
+            sheets.write_cells(session, session.get(Person, owner), workbook,
+                               [{"cell": f"{column}{row}", "value": row} for row in range(first, first + 25)])
+
+
+def _formulas_agree_with_a_fresh_recalculation(episode, workbook: int) -> dict[str, object]:
+    """Every formula's stored value equals what recalculating the stored inputs gives; the values by cell."""
+    with episode.session() as session:
+        found = session.get(Workbook, workbook)
+        fresh = read_book(session, found)
+        fresh.recalculate(fresh.formula_keys())
+        stored = {(c.sheet_id, c.row, c.col): c for c in session.scalars(
+            select(Cell).join(Sheet).where(Sheet.workbook_id == workbook, Cell.raw.startswith("=")))}
+        for key, cell in stored.items():
+            assert cell_value(cell.kind, cell.number, cell.text) == fresh.value(key), cell.raw
+        return {cell.raw: cell_value(cell.kind, cell.number, cell.text) for cell in stored.values()}
+
+
+def test_two_agents_writing_one_sheet_at_once_leave_every_formula_right(store):
+    """Two writers fill B1:B50 and C1:C50 of one sheet at the same moment, twenty times: each sum sees
+    both columns, every formula equals a fresh recalculation, and the grade's diff reads both."""
+    episode = store.create(scale="tiny")
+    try:
+        with episode.session() as session:
+            owner = session.scalar(select(Person.id).where(Person.role == "owner"))
+        for run_number in range(20):
+            with episode.session() as session:
+                actor = session.get(Person, owner)
+                workbook = sheets.create_workbook(session, actor, f"Race {run_number}").id
+                sheets.write_cells(session, actor, workbook, [
+                    {"cell": "Z1", "value": "=SUM(B1:C100)"}, {"cell": "Z2", "value": "=SUM(B1:B50)-SUM(C1:C50)"},
+                    {"cell": "Z3", "value": "=COUNT(B:C)"}, {"cell": "Z4", "value": "=Z1/Z3"}])
+            barrier = threading.Barrier(2)
+            with ThreadPoolExecutor(2) as pool:
+                list(pool.map(_write_column, (episode, episode), (owner, owner), (workbook, workbook), "BC",
+                              (barrier, barrier)))
+            values = _formulas_agree_with_a_fresh_recalculation(episode, workbook)
+            assert values == {"=SUM(B1:C100)": 2550.0, "=SUM(B1:B50)-SUM(C1:C50)": 0.0, "=COUNT(B:C)": 100.0,
+                              "=Z1/Z3": 25.5}, f"run {run_number}"
+        added = episode.diff().table("sheets_cell").added
+        assert sum(1 for row in added if row["raw"] == "=SUM(B1:C100)" and row["number"] == 2550.0) == 20
+    finally:
+        store.delete(episode.id)
+
+
+def test_a_grade_waits_for_a_write_under_way_and_reads_all_of_it(store):
+    """A grade that starts while a write's transaction is open reads the state after that write,
+    never half of it: the write commits first, then the grade reads."""
+    episode = store.create("chat.set_topic", 0, scale="tiny")
+    try:
+        asked = episode.task.solution[0].args
+        written, release = threading.Event(), threading.Event()
+
+        def write():
+            with episode.session("mcp") as session:
+                chat.update_channel(session, episode.actor(session), asked["channel"], topic=asked["topic"])
+                session.flush()  # the write and its journal entry are in the database, not committed
+                written.set()
+                release.wait(10)
+
+        with ThreadPoolExecutor(2) as pool:
+            writer = pool.submit(write)
+            assert written.wait(10)
+            grading = pool.submit(episode.grade)
+            time.sleep(0.3)
+            assert not grading.done()  # the grade waits for the write under way
+            release.set()
+            writer.result(10)
+            grade = grading.result(30)
+        assert grade.status == "passed" and grade.success is True, [(c.requirement, c.detail) for c in grade.checks if not c.passed]
+    finally:
+        store.delete(episode.id)

@@ -2,9 +2,9 @@
 - train/test split: the actor, and the first record the declaration names, are of the template's split
   (`officegym.tasks.split`), so a test instance never acts as, or on, what a train instance does;
 - no positional shortcut: over 20 instances, the target is the newest record of its kind in at most a third;
-- instances that differ: over 30 draws, at least 12 distinct targets and 6 distinct actors, where the
+- instances that differ: over 20 draws, at least 8 distinct targets and 4 distinct actors, where the
   world holds them. A task template on the small world may hold fewer people and records than that:
-  then the 30 draws must find two thirds of those 60 draws find (the draws cover the world);
+  then the 20 draws must find two thirds of those 50 draws find (the draws cover the world);
 - tools: each reference solution calls only tools its task's episodes serve by default."""
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from officegym.tasks.registry import all_tasks
 from officegym.tasks.split import SPLITS, in_split, person_in
 
 TEMPLATES = all_tasks()
-DRAWS, POSITIONAL, MORE = 30, 20, 30
-TARGETS, ACTORS = 12, 6
+DRAWS, POSITIONAL, MORE = 20, 20, 30
+TARGETS, ACTORS = 8, 4
 COVER = 2 / 3  # of what a larger draw finds, where the world holds fewer
 # Targets of these kinds belong to a split by their ref (an id, a ticket key, a channel's or account's
 # name); a person is checked as the actor.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from officegym.adversaries import ADVERSARIES, NEAR_MISSES, WRECKERS, NotApplicable
+from officegym.adversaries_time import TIME_ADVERSARIES
 from officegym.adversary_moves import KINDS
 from officegym.agents import declaration
 from officegym.runner import AGENTS
@@ -17,7 +18,7 @@ from officegym.tasks.registry import all_tasks, get_task
 
 INSTANCES = (0, 1, 2)
 TEMPLATES = all_tasks()
-CHEATS = ["spam", *ADVERSARIES]
+CHEATS = ["spam", *ADVERSARIES, *TIME_ADVERSARIES]
 
 
 def instances_of(template) -> tuple[int, ...]:
@@ -122,3 +123,14 @@ def test_no_answer_comes_up_in_more_than_a_fifth_of_the_instances(store, templat
     answers = [store.task_instance(world, template.id, k).solution[-1].args["answer"] for k in range(DRAWS)]
     assert max(answers.count(a) for a in answers) <= DRAWS // 5, sorted(answers)
     assert "0" not in answers
+
+
+EVENTFUL = [t for t in TEMPLATES if t.id.startswith("e.")]  # templates whose events change the outcome (even instances)
+
+
+@pytest.mark.parametrize("template", EVENTFUL, ids=[t.id for t in EVENTFUL])
+def test_an_agent_that_ignores_the_events_fails(store, template):
+    """The cheats' rotation meets `ignore_events` on a twin, where it does not apply: here it plays an
+    instance whose event changes the outcome."""
+    result = play(store, "ignore_events", template.id, 0)
+    assert result.status == "failed" and result.success is False and result.score < 0.5, result.to_dict()

@@ -8,16 +8,20 @@ import statistics
 
 import pytest
 
+from sqlalchemy import select
+
 from officegym.apps.tickets.models import Article
+from officegym.graders.statements import stated
 from officegym.db import make_sessionmaker, sqlite_engine
 from officegym.tasks.base import DIFFICULTIES, KINDS
+from officegym.tasks.handbook import rule
 from officegym.tasks.registry import all_tasks
 from officegym.worlds import ensure_world
 
 TEMPLATES = all_tasks()
 WORKFLOWS = [t for t in TEMPLATES if t.kind == "workflow"]
-REFUSALS = [t for t in TEMPLATES if t.kind == "refusal"]
-NEW = WORKFLOWS + REFUSALS
+DECISIONS = [t for t in TEMPLATES if t.kind == "decision"]
+NEW = WORKFLOWS + DECISIONS
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +49,7 @@ def test_every_template_has_a_known_kind_difficulty_and_scale():
 
 def test_the_suite_is_large_enough():
     assert len(WORKFLOWS) >= 24, [t.id for t in WORKFLOWS]
-    assert len(REFUSALS) >= 8, [t.id for t in REFUSALS]
+    assert len(DECISIONS) >= 8, [t.id for t in DECISIONS]
 
 
 def test_rules_name_articles_of_the_handbook(medium):
@@ -53,7 +57,7 @@ def test_rules_name_articles_of_the_handbook(medium):
     for template in NEW:
         assert set(template.rules) <= titles, (template.id, set(template.rules) - titles)
     assert sum(1 for t in WORKFLOWS if t.rules) >= 10
-    assert all(t.rules for t in REFUSALS if t.rules is not None)
+    assert all(t.rules for t in DECISIONS if t.rules is not None)
 
 
 def test_reference_trajectories_are_long_and_cross_app(medium):
@@ -68,3 +72,13 @@ def test_reference_trajectories_are_long_and_cross_app(medium):
 
 def test_both_splits_are_drawn():
     assert {t.split for t in WORKFLOWS} == {"train", "test"}
+
+
+def test_an_article_is_named_however_its_number_is_written_or_and_is_spelled(medium):
+    found = medium.scalars(select(Article).where(Article.title.contains(" and ")).order_by(Article.id)).first()
+    number = found.number[2:]
+    candidate = rule(found)
+    for text in (f"per KB {number}", f"per KB{int(number)}", f"(KB-{int(number)})", found.title.replace(" and ", " & "),
+                 found.number):
+        assert stated(text, [candidate]), text
+    assert not stated(f"KB{int(number) + 1}", [candidate])

@@ -15,12 +15,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from .values import CellError, Grid, is_number, parse_number
-
-if TYPE_CHECKING:
-    from .ranges import RangeCache
 
 BLANK = ("blank",)
 MAX_MATCHES = 8  # other criteria remembered per range; each is re-tested on every patch
@@ -69,13 +66,24 @@ def _numbers_of(flat: list, kept: bool) -> tuple[CellError | None, list[float] |
     return None, found, at
 
 
+class Keeper(Protocol):
+    """What a kept range needs of the cache that keeps it (ranges.RangeCache): the recalculations
+    begun, the cost kept, and room within the budget."""
+
+    generation: int
+    cost: int
+
+    def room(self, amount: int) -> bool:
+        """Whether `amount` more fits within the budget."""
+
+
 class RangeEntry:
     """One kept range of a sheet: its Grid, its values flat (row by row) and what was derived."""
 
     __slots__ = ("cache", "sheet", "top", "left", "bottom", "right", "width", "clipped", "grid", "flat", "used",
                  "asked", "kept_numbers", "index", "matches", "cost")
 
-    def __init__(self, cache: RangeCache, bounds: tuple[int, int, int, int, int], flat: list, clipped: bool):
+    def __init__(self, cache: Keeper, bounds: tuple[int, int, int, int, int], flat: list, clipped: bool):
         self.cache = cache
         self.sheet, self.top, self.left, self.bottom, self.right = bounds
         self.width = self.right - self.left + 1

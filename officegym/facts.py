@@ -1,0 +1,71 @@
+"""Facts of an episode's database read once and kept until something writes to it.
+
+Every tool call and page reads the same few rows before its own work: the acting person, the
+company clock. They change only when the database does, so each SQLite connection keeps what it
+read beside a stamp of the database's state: SQLite's `PRAGMA data_version` (it moves when any
+other connection, of this process or another, commits) and the connection's own count of changed
+rows (it moves with this connection's writes). A read whose stamp differs reads again. A session
+with changes not yet flushed, or inside a write transaction (which may still roll back), reads
+through, as does every backend without such a stamp (PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from sqlalchemy.orm import Session, make_transient_to_detached
+
+T = TypeVar("T")
+_KEPT = "officegym.facts"  # in a connection's info: (stamp, {key: value})
+
+
+def _stamp(raw) -> tuple | None:
+    """The state of the database as the DB-API connection `raw` sees it, or None where it cannot
+    tell (not SQLite, or a write transaction under way)."""
+    changes = getattr(raw, "total_changes", None)
+    if changes is None or raw.in_transaction:
+        return None
+    return raw.execute("PRAGMA data_version").fetchone()[0], changes
+
+
+def remembered(session: Session, key: Any, read: Callable[[Session], T]) -> T:
+    """`read(session)`, or what it gave last time on this connection if nothing wrote since.
+    `read` must return plain values, never objects bound to the session."""
+    if session.new or session.dirty or session.deleted:
+        return read(session)
+    connection = session.connection()
+    stamp = _stamp(connection.connection.dbapi_connection)
+    if stamp is None:
+        return read(session)
+    info = connection.info
+    kept = info.get(_KEPT)
+    if kept is None or kept[0] != stamp:
+        kept = info[_KEPT] = (stamp, {})
+    if key not in kept[1]:
+        kept[1][key] = read(session)
+    return kept[1][key]
+
+
+def row(session: Session, model: type[T], key: int) -> T | None:
+    """`session.get(model, key)`, from the row's remembered columns when nothing wrote since: the
+    object is attached to `session` as loaded, without a statement."""
+    found = session.identity_map.get(session.identity_key(model, key))
+    if found is not None:
+        return found
+
+    def columns(current: Session) -> dict | None:
+        loaded = current.get(model, key)
+        if loaded is None:
+            return None
+        return {attr.key: getattr(loaded, attr.key) for attr in model.__mapper__.column_attrs}
+
+    values = remembered(session, (model.__name__, key), columns)
+    if values is None:
+        return None
+    found = session.identity_map.get(session.identity_key(model, key))
+    if found is not None:  # loaded by `columns` just now
+        return found
+    copy = model(**values)
+    make_transient_to_detached(copy)
+    session.add(copy)
+    return copy

@@ -1,0 +1,74 @@
+"""The words of the deep templates' instructions, drawn from pools every workflow and decision shares,
+so that neither the kind of task nor its right outcome can be read off the instruction: whether a
+request is to be carried out, refused, or carried out in part is for the world's state to decide.
+
+An instruction is made of parts, each drawn with the instance's RNG from its pool:
+- how the work reached the actor (`ARRIVALS`: a direct message from someone, about something), or
+  the actor's own goal;
+- the goal itself, in the template's words (what was asked, as the requester put it);
+- how to go about it (`BY_THE_HANDBOOK`): carry out what the handbook allows, its way; leave alone
+  what it forbids and say why, naming the article;
+- whom to tell and how (`TELL`) and that nothing else changes (`NOTHING_ELSE`).
+"""
+
+from __future__ import annotations
+
+import random
+
+ARRIVALS = (
+    "{who} sent you a direct message{about}.",
+    "{who} messaged you{about}.",
+    "There is a direct message from {who} waiting for you{about}.",
+    "{who} pinged you{about}.",
+    "{who} wrote to you{about}.",
+    "You have a request from {who}{about} in your direct messages.",
+)
+BY_THE_HANDBOOK = (
+    "Go by the handbook: carry out what it allows, the way it says, and where a rule stands in the way, "
+    "change nothing for that part and say why, naming the article.",
+    "Check the handbook first. Do what it allows as it says; for anything it does not allow, leave the records "
+    "as they are and explain which article stands in the way.",
+    "The handbook decides: whatever it allows, carry out its way; whatever it does not, don't do, and give the "
+    "reason, citing the article.",
+    "Handle it by the handbook. If a rule blocks any part of it, skip that part and explain, citing the article; "
+    "do the rest the way the handbook says.",
+    "Follow the company handbook: what it permits gets done as it prescribes; what it forbids stays undone, with "
+    "the article that forbids it named to whoever asked.",
+)
+TELL = (
+    "Reply to {whom} when you're done.",
+    "Let {whom} know how it went.",
+    "Tell {whom} what you did, or why not.",
+    "Close the loop with {whom}.",
+    "Answer {whom} once it's handled.",
+)
+NOTHING_ELSE = (
+    "Change nothing else.",
+    "Leave everything else as it is.",
+    "Don't touch anything else.",
+    "Nothing else should change.",
+)
+
+
+def request_instruction(rng: random.Random, who: str, goal: str = "", about: str = "", whom: str = "them",
+                        tell: bool = True) -> str:
+    """An instruction for work someone asked of the actor: how it arrived, the goal (optional: the
+    message may say it all), the handbook clause, whom to tell and that nothing else changes."""
+    parts = [rng.choice(ARRIVALS).format(who=who, about=f" about {about}" if about else "")]
+    if goal:
+        parts.append(goal)
+    parts.append(rng.choice(BY_THE_HANDBOOK))
+    if tell:
+        parts.append(rng.choice(TELL).format(whom=whom))
+    parts.append(rng.choice(NOTHING_ELSE))
+    return " ".join(parts)
+
+
+def goal_instruction(rng: random.Random, goal: str, tell: str = "") -> str:
+    """An instruction for the actor's own goal: the goal, the handbook clause, optionally whom to
+    tell (`tell`: who), and that nothing else changes."""
+    parts = [goal, rng.choice(BY_THE_HANDBOOK)]
+    if tell:
+        parts.append(rng.choice(TELL).format(whom=tell))
+    parts.append(rng.choice(NOTHING_ELSE))
+    return " ".join(parts)
