@@ -127,7 +127,8 @@ def _ask(lead_id: int, channel_id: int, text: str):
 @register
 class MonthCommit(TaskTemplate):
     id, apps, difficulty = "w.revenue_month_commit", ("chat", "crm", "sheets", "tickets"), 5
-    toolsets = ("chat", "crm.sales", "crm.records", "sheets.cells", "sheets.files")  # its apps hold over 100 tools
+    # its apps hold over 100 tools
+    toolsets = ("chat.messages", "chat_join_channel", "crm.sales", "crm.records", "sheets.cells", "sheets.files")
     kind, scale, split = "workflow", "medium", "train"
     rules = ("Data sharing: salaries and customer data",)
     summary = ("Ask each owner (or who covers for one away) whether they commit their deals closing in a month, list "

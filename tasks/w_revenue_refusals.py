@@ -91,7 +91,8 @@ class ForecastHandEntry(TaskTemplate):
     won after the last Friday refresh (the refresh picks it up); typed in when the refresh missed it."""
 
     id, apps, difficulty = "r.forecast_hand_entry", ("chat", "crm", "sheets", "tickets"), 3
-    toolsets = ("chat", "crm.sales", "crm.records", "sheets.cells", "sheets.files")  # its apps hold over 100 tools
+    # its apps hold over 100 tools
+    toolsets = ("chat.messages", "chat_join_channel", "crm.sales", "crm.records", "sheets.cells", "sheets.files")
     kind, scale, split = "decision", "medium", "train"
     rules = (DESK,)
     summary = ("A rep asks you to type their won deal into the sales forecast's Closed Won tab by hand: refuse, naming "

@@ -33,5 +33,5 @@ def test_the_wait_control_brings_the_answer(page, dm):
     page.get_by_test_id("wait-minutes").select_option("480")
     page.get_by_test_id("wait-button").click()
     page.get_by_text(f"1 new message: @{handle} in ", exact=False).wait_for()
-    newest = page.locator('[id^="message-"]').last
+    newest = page.get_by_test_id("message").last
     assert "?" in newest.inner_text() and "Hi, got a minute?" not in newest.inner_text()

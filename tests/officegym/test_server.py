@@ -7,6 +7,8 @@ import httpx
 import pytest
 from mcp.client import Client
 
+from officegym.tasks.base import DIFFICULTIES
+
 
 def create(server, task="chat.set_topic", instance=0):
     response = httpx.post(f"{server.base_url}/api/episodes", json={"task": task, "instance": instance},
@@ -29,7 +31,7 @@ def test_list_tasks(live_server):
     tasks = httpx.get(f"{live_server.base_url}/api/tasks", headers=live_server.admin).json()["tasks"]
     assert {"chat.set_topic", "chat.reply_with_fact"} <= {t["id"] for t in tasks}
     assert all(set(t) == {"id", "apps", "difficulty", "kind", "split", "scale", "rules", "summary"} for t in tasks)
-    assert {t["kind"] for t in tasks} <= {"task", "workflow", "decision"} and all(1 <= t["difficulty"] <= 5 for t in tasks)
+    assert {t["kind"] for t in tasks} <= {"task", "workflow", "decision"} and all(t["difficulty"] in DIFFICULTIES for t in tasks)
 
 
 def test_create_solve_over_http_mcp_grade_delete(live_server):
