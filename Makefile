@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test check bench install chromium xfsprogs postgres clean
+.PHONY: run test check soundness bench install chromium xfsprogs postgres clean
 
 $(STAMP): pyproject.toml setup.py constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,12 @@ test: $(STAMP) chromium xfsprogs postgres
 check: $(STAMP)
 	OFFICEGYM_TEST_BACKENDS=sqlite $(BIN)/python -m pytest -n auto --dist loadgroup -m "not e2e" \
 	  tests/apps tests/graders tests/mcp_wrappers
+
+# Every adversarial agent on every template (make test plays a few on each, in turn): after changing
+# a grader, an agent or the way a template declares its work.
+soundness: $(STAMP)
+	OFFICEGYM_TEST_EVERY_PAIR=1 $(BIN)/python -m pytest -n auto --dist loadgroup tests/tasks/test_soundness.py \
+	  tests/tasks/test_judgement.py
 
 bench: $(STAMP) chromium postgres
 	$(BIN)/python -m benchmarks

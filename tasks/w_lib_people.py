@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from officegym.apps.org.models import Department, Person
 from officegym.graders.statements import Candidate
@@ -54,9 +54,11 @@ def reports_of(session, person: Person) -> list[Person]:
 def requesters(session, split: str) -> list[Person]:
     """People outside IT of the split whose manager has a manager and another report, by id."""
     it = session.scalar(select(Department.id).where(Department.name == "IT"))
+    reports = dict(session.execute(select(Person.manager_id, func.count()).where(Person.manager_id.is_not(None))
+                                   .group_by(Person.manager_id)).all())
     return [p for p in session.scalars(select(Person).where(Person.manager_id.is_not(None), Person.department_id != it,
                                                             Person.role == "member").order_by(Person.id))
-            if person_in(split, p.id) and p.manager.manager_id and len(reports_of(session, p.manager)) > 1]
+            if person_in(split, p.id) and p.manager.manager_id and reports[p.manager_id] > 1]
 
 
 def it_agent_and_lead(session, rng, split: str) -> tuple[Person, Person]:

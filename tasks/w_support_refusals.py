@@ -9,7 +9,9 @@ from __future__ import annotations
 
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
+from officegym.apps.chat.models import Channel
 from officegym.apps.crm.access import sales_department_id
 from officegym.apps.crm.models import Account, Contact
 from officegym.apps.org.models import Department, Person, Team
@@ -54,9 +56,10 @@ class SupportShareCustomerData(TaskTemplate):
         outcome = twin_outcome(self.id, instance)
         refused = bool(outcome.refuse)
         owners = set(session.scalars(select(Person.id).where(Person.department_id == sales_department_id(session))))
+        taken = set(session.scalars(select(Channel.name)))
         contacts = [c for c in session.scalars(select(Contact).join(Account).where(Account.owner_id.in_(owners))
-                                               .order_by(Contact.id)) if c.email
-                    and not channel_named(session, kickoff_channel(c.account))]
+                                               .options(joinedload(Contact.account)).order_by(Contact.id))
+                    if c.email and kickoff_channel(c.account) not in taken]
         contact = spread(of_pool(contacts, self.split, "contact", owner=lambda c: c.account.owner_id), instance)
         account, owner = contact.account, session.get(Person, contact.account.owner_id)
         askers = [p for p in customer_success_askers(session) if p.id != owner.id]

@@ -28,14 +28,23 @@ def tiny(live_server):
     live_server.store.delete(episode.id)
 
 
+# Each trigger's kind (what its markup says it is, without what differs from one row to the next),
+# or "" when it is not shown.
+KINDS = """els => els.map(e => e.checkVisibility() ? [e.tagName, e.className, e.getAttribute('role'),
+    e.getAttribute('aria-haspopup'), e.dataset.testid, e.closest('[role=menubar]') ? 'bar' : ''].join('|') : '')"""
+
+
 def walk_triggers(page) -> list[str]:
-    """Every menu trigger in view, checked: a button (or, in a menu bar, a menu item) whose name
-    get_by_role finds; their names. (One shown only on hover, as "Add reaction" is, is in no tree
-    until then.)"""
+    """Every kind of menu trigger in view, checked on its first shown one (a board repeats one kind
+    on every card): a button (or, in a menu bar, a menu item) whose name get_by_role finds; their
+    names. (One shown only on hover, as "Add reaction" is, is in no tree until then.)"""
+    triggers = page.locator(TRIGGERS)
+    kinds = triggers.evaluate_all(KINDS)
     names = []
-    for trigger in page.locator(TRIGGERS).all():
-        if not trigger.is_visible():
+    for index, kind in enumerate(kinds):
+        if not kind or kind in kinds[:index]:
             continue
+        trigger = triggers.nth(index)
         node = page.accessibility.snapshot(root=trigger.element_handle(), interesting_only=False)
         assert node and node["role"] in ("button", "menuitem") and node["name"].strip(), (
             trigger.evaluate("e => e.outerHTML"), node)

@@ -1,7 +1,9 @@
 """Judgement, proven for every deep template: the agents of officegym.judgement (a liar, a hollow
 writer, one who skips the asks, one who gives weak reasons, a blind refuser and one who complies with
 everything) fail every template they apply to, with a score below 0.5; the hollow writer also fails
-(no success) with each free text made "ok" on its own. Every deep template gives its replies a
+(no success) with each free text made "ok" on its own. The liar, the skipper and the weak reasoner
+take each template in turn, and one free text at a time is made "ok" (every pair with
+OFFICEGYM_TEST_EVERY_PAIR=1: tests/tasks/pairs.py). Every deep template gives its replies a
 role, so the liar and the hollow writer always have something to attack, and every refusal says what
 carrying out the request would have done."""
 
@@ -12,6 +14,7 @@ import pytest
 from officegym.judgement import hollow_one
 from officegym.tasks.base import DEEP_KINDS
 from officegym.tasks.registry import all_tasks, get_task
+from pairs import EVERY_PAIR, in_turn
 from test_soundness import play_if_it_applies
 
 DEEP = [t for t in all_tasks() if t.kind in DEEP_KINDS]
@@ -49,8 +52,10 @@ def test_every_deep_template_gives_its_replies_and_outcome(store, template):
     assert inst.outcome.carry_out + inst.outcome.refuse >= 1
 
 
-@pytest.mark.parametrize("agent", ["lie", "skip_ask", "weak_reason"])
-@pytest.mark.parametrize("template", DEEP, ids=IDS)
+AGENTS_IN_TURN = [(t, agent) for i, t in enumerate(DEEP) for agent in in_turn(i, ["lie", "skip_ask", "weak_reason"], 1)]
+
+
+@pytest.mark.parametrize("template,agent", AGENTS_IN_TURN, ids=[f"{t.id}-{a}" for t, a in AGENTS_IN_TURN])
 def test_judgement_agents_fail(store, template, agent):
     assert_fails(play_if_it_applies(store, agent, template.id, 0), agent)
 
@@ -78,7 +83,7 @@ def test_complying_with_everything_fails_where_something_is_to_be_refused(store,
 def test_hollow_texts_fail_all_at_once_and_one_at_a_time(store, template):
     assert_fails(play_if_it_applies(store, "hollow", template.id, 1), "hollow")
     texts = sum(step.role in TEXT_ROLES for step in instance(store, template.id, 0).solution)
-    for k in range(texts):
+    for k in ([DEEP.index(template) % texts] if texts and not EVERY_PAIR else range(texts)):
         agent = hollow_one(k)
         episode = store.create(template.id, 0, scale=template.scale, seed=0)
         try:

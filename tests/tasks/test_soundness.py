@@ -1,9 +1,10 @@
 """Soundness, proven for every template on several instances: the reference solution through the
-in-process MCP client scores 1.0; doing nothing scores exactly 0; posting the instruction
-everywhere and every adversarial agent (officegym.adversaries) fail with a score below 0.5; the
-near misses (the task done on a look-alike, another candidate stated, one row too many) fail
-wherever the task allows them; no grader crashes when what its task is about was deleted or
-renamed; and every template declares what its task is about."""
+in-process MCP client scores 1.0; doing nothing scores exactly 0; posting the instruction everywhere
+and the adversarial agents (officegym.adversaries: four of these nine cheats meet each template, in
+turn, or all nine with OFFICEGYM_TEST_EVERY_PAIR=1, see tests/tasks/pairs.py) fail with a score
+below 0.5; the near misses (the task done on a look-alike, another candidate stated, one row too
+many) fail wherever the task allows them; no grader crashes when what its task is about was deleted
+or renamed; and every template declares what its task is about."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from officegym.adversary_moves import KINDS
 from officegym.agents import declaration
 from officegym.runner import AGENTS
 from officegym.tasks.registry import all_tasks, get_task
+from pairs import in_turn
 
 INSTANCES = (0, 1, 2)
 TEMPLATES = all_tasks()
@@ -22,16 +24,27 @@ CHEATS = ["spam", *ADVERSARIES, *TIME_ADVERSARIES]
 
 
 def instances_of(template) -> tuple[int, ...]:
-    """The instances played: three on the small world; two of the long tasks of the medium world,
-    whose episodes cost several times more. Each cheat plays one of them, in turn (below), so that
-    every cheat meets every template and every instance meets several cheats."""
+    """The instances the reference plays: three on the small world; two of the long tasks of the
+    medium world, whose episodes cost several times more."""
     return INSTANCES if template.scale == "small" else INSTANCES[:2]
 
 
 CASES = [(t.id, k) for t in TEMPLATES for k in instances_of(t)]
 IDS = [f"{t}#{k}" for t, k in CASES]
-CHEAT_CASES = [(t.id, k, agent) for t in TEMPLATES for k in instances_of(t) for agent in CHEATS
-               if CHEATS.index(agent) % len(instances_of(t)) == k]
+CHEATS_PER_TEMPLATE = 4  # of the nine, in turn (pairs.in_turn)
+
+
+def cheats_of(index: int, template) -> list[str]:
+    """The cheats template `index` meets; an event template meets every cheat about time."""
+    met = in_turn(index, CHEATS, CHEATS_PER_TEMPLATE)
+    if template.id.startswith("e."):
+        met += [agent for agent in TIME_ADVERSARIES if agent not in met]
+    return met
+
+
+# Each cheat plays one instance, in turn, so that every instance meets several cheats.
+CHEAT_CASES = [(t.id, instances_of(t)[n % len(instances_of(t))], agent)
+               for i, t in enumerate(TEMPLATES) for n, agent in enumerate(cheats_of(i, t))]
 
 
 def play(store, agent: str, task_id: str, instance: int):
@@ -58,9 +71,9 @@ def test_reference_solution_scores_one(store, task_id, instance):
     assert result.success is True and result.score == 1.0
 
 
-@pytest.mark.parametrize("task_id,instance", CASES, ids=IDS)
-def test_doing_nothing_scores_zero(store, task_id, instance):
-    result = play(store, "null", task_id, instance)
+@pytest.mark.parametrize("task_id", [t.id for t in TEMPLATES])
+def test_doing_nothing_scores_zero(store, task_id):
+    result = play(store, "null", task_id, 1)
     assert result.status == "failed", result.to_dict()
     assert result.success is False and result.score == 0.0
 
