@@ -24,6 +24,7 @@ def chat_wait(
         "reaches you: a DM, a mention, a reply in your thread"))] = None,
 ) -> schemas.WaitOut:
     """Let simulated time pass until a new message reaches you, or up to `minutes`: returns what arrived.
-    Colleagues answer after a delay and only in their working hours; reading lets no time pass."""
+    Colleagues answer after a delay and only in their working hours; reading lets no time pass. What
+    reached you with your last action (a message that came as you wrote) is returned at once."""
     with episode_call(ctx) as (session, actor):
         return presenters.wait_out(session, services.wait(session, actor, minutes, channel))

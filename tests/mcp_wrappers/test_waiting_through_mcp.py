@@ -86,7 +86,9 @@ def test_someone_away_answers_at_once_with_their_cover_and_nothing_else(agent_as
     replies = [m for m in agent.ok("chat_list_messages", {"channel": channel})["items"] if m["author"] == cast["away"]]
     assert len(replies) == 1 and f"@{cast['cover']}" in replies[0]["text"]
     assert "out of office until" in replies[0]["text"] and cast["back"].strftime("%B") in replies[0]["text"]
-    assert agent.wait_out(channel) == []  # no other answer, however long the agent waits
+    # The auto-reply came with the post, so the first wait hands it over; no other answer follows,
+    # however long the agent waits.
+    assert [m["id"] for m in agent.wait_out(channel)] == [replies[0]["id"]]
 
 
 def _plant(agent, *planned: events.Event) -> None:
@@ -122,3 +124,18 @@ def test_an_event_after_the_kth_write_happens_with_that_write(agent_as, cast):
     agent.ok("chat_post_message", {"channel": channel, "text": "Thanks, noted."})  # write 2
     texts = [m["text"] for m in agent.ok("chat_list_messages", {"channel": channel})["items"]]
     assert "Correction: it was 14." in texts
+
+
+def test_what_came_with_a_write_is_handed_over_by_the_next_wait_at_once(agent_as, cast):
+    agent = agent_as(cast["owner"])
+    with agent.episode.session() as s:
+        them = s.scalar(select(Person.id).where(Person.handle == cast["colleague"]))
+    _plant(agent, events.Event("message", them, {"dm_with": cast["owner"], "text": "Scratch that: make it 16."},
+                               after_writes=1))
+    agent.ok("chat_open_conversation", {"people": [cast["colleague"]]})  # the write the event comes with
+    before = _now(agent)
+    got = agent.ok("chat_wait", {"minutes": 60})
+    assert [m["text"] for m in got["messages"]] == ["Scratch that: make it 16."]
+    assert got["minutes_waited"] == 0 and _now(agent) == before
+    again = agent.ok("chat_wait", {"minutes": 60})  # handed over once: the next wait lets time pass
+    assert again["messages"] == [] and again["minutes_waited"] == 60 and _now(agent) == before + timedelta(hours=1)
