@@ -8,23 +8,22 @@ from __future__ import annotations
 
 from officegym.apps.org.models import Person
 from officegym.apps.tickets.models import Ticket
-from officegym.apps.tickets.workflow import is_open
 from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.replies import report_reply
 from officegym.graders.statements import Candidate, says
 
 from .base import Declaration, Claim, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_posts, channel_named, named
+from .common import channel_named, named
 from .decisions import reply_checks
 from .handbook import read_rule
 from .phrasing import request_instruction
 from .procedures import shifted
-from .procedures.oncall import handover_reads, handovers
+from .procedures.oncall import (handover_allowed, handover_lookalikes, handover_reads, handovers,
+                                thread_replies)
 from .procedures.oncall_week import NEXT, TRIED, draw_handover, handover_setup, open_incidents
 from .registry import register
-from .tickets_common import LOOKALIKES, allow_comment, allow_ticket, ending, group_named, group_people, new_comments
-from .w_incidents import (HANDOVER, asked_by_dm, incident_thread, production_incidents, report_step, request_reads,
-                          requester_replies)
+from .tickets_common import group_named, group_people, new_comments
+from .w_incidents import HANDOVER, asked_by_dm, report_step, request_reads, requester_replies
 
 __all__ = ["HANDED", "NEXT_WORDS", "TRIED", "TRIED_WORDS", "OnCallHandover"]
 
@@ -89,9 +88,7 @@ class OnCallHandover(TaskTemplate):
         group = group_named(start, p["group"])
         others = [m.id for m in group_people(start, group.id) if m.id not in (p["incoming"], inst.actor_id)]
         handed = self._handed(start, inst)
-        keys = {t.key for t in handed}
-        near = [t.key for t in production_incidents(start) if t.key not in keys
-                and (is_open(t.status) or t.group_id == group.id)][-LOOKALIKES:]
+        near = handover_lookalikes(start, {t.key for t in handed}, group.id)
         incoming = start.get(Person, p["incoming"])
         pool = [Candidate.person(start.get(Person, i)) for i in others]
         return Declaration([Target("person", incoming.id, others)]
@@ -109,9 +106,7 @@ class OnCallHandover(TaskTemplate):
         results = reply_checks(texts, False, requester.name, [told], actions=HANDED, weight=2)
         for ticket in self._handed(ctx.start, inst):
             now = ctx.final.get(Ticket, ticket.id)
-            top = incident_thread(ctx.start, ticket.key)
-            replies = [r["text"] for r in added_messages(ctx, ctx.actor_id)
-                       if top is not None and r["thread_parent_id"] == top.id]
+            replies = thread_replies(ctx, ticket.key)
             notes = [r["body"] for r in new_comments(ctx, ticket.id, internal=True)]
             results += [check(f"{ticket.key} is assigned to {incoming.name}", now.assignee_id == incoming.id,
                               f"assigned to {now.assignee_id}"),
@@ -121,11 +116,7 @@ class OnCallHandover(TaskTemplate):
                         *report_reply(replies, "Its #incidents thread says you hand it over", HANDED, weight=1),
                         *says(replies, claim.right, claim.others,
                               f"Its #incidents thread says you hand over to @{incoming.handle}", claim.kind, weight=2)]
-            allowed += [allow_ticket(ticket.id, values=ending(ticket, assignee_id=incoming.id,
-                                                              status="Assigned" if ticket.status == "New" else
-                                                              ticket.status)),
-                        allow_comment(ctx, ticket.id, None, internal=True),
-                        *(allow_posts(ctx, p["channel"], top.id) if top is not None else [])]
+            allowed += handover_allowed(ctx, ticket, incoming.id, p["channel"])
         return results + [nothing_else_changed(ctx.diff, allowed)]
 
 

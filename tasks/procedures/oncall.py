@@ -21,7 +21,8 @@ from ..w_incidents import HANDOVER, incident_thread, production_incidents, read_
 from .core import Graded, Procedure
 from .oncall_week import Handover, draw_handover, handover_setup, open_incidents
 
-__all__ = ["COVER", "HandOverIncident", "Handover", "OnCallWeek", "draw_handover", "handover_reads", "handovers"]
+__all__ = ["COVER", "HandOverIncident", "Handover", "OnCallWeek", "draw_handover", "handover_allowed",
+           "handover_lookalikes", "handover_reads", "handovers", "thread_replies"]
 
 COVER = "On-call cover"
 
@@ -100,17 +101,12 @@ class HandOverIncident(Procedure):
 
     def declare(self, start):
         ticket = next(t for t in production_incidents(start) if t.key == self.key)
-        near = [t.key for t in production_incidents(start) if t.key != self.key
-                and (is_open(t.status) or t.group_id == ticket.group_id)][-LOOKALIKES:]
-        return Declaration([Target("ticket", self.key, near)])
+        return Declaration([Target("ticket", self.key, handover_lookalikes(start, {self.key}, ticket.group_id))])
 
     def check(self, ctx):
         ticket = next(t for t in production_incidents(ctx.start) if t.key == self.key)
         now, to = ctx.final.get(Ticket, ticket.id), ctx.start.get(Person, self.to)
-        top = incident_thread(ctx.start, self.key)
-        channel = channel_named(ctx.start, "incidents").id
-        replies = [r["text"] for r in added_messages(ctx, ctx.actor_id) if top is not None
-                   and r["thread_parent_id"] == top.id]
+        replies = thread_replies(ctx, self.key)
         pool = [Candidate.person(p) for p in group_people(ctx.start, ticket.group_id)
                 if p.id not in (to.id, ctx.actor_id, self.away)]
         pool += [Candidate.person(ctx.start.get(Person, self.named))] if self.named else []
@@ -124,11 +120,30 @@ class HandOverIncident(Procedure):
             notes = [c["body"] for c in new_comments(ctx, ticket.id, internal=True)]
             results += says(notes, Candidate.text(self.state), [], f"Your work note on {self.key} states its state, "
                             f"{self.state}", "state", weight=2)
-        status = "Assigned" if ticket.status == "New" else ticket.status
-        allowed = [allow_ticket(ticket.id, values=ending(ticket, assignee_id=to.id, status=status)),
-                   allow_comment(ctx, ticket.id, None, internal=True),
-                   *(allow_posts(ctx, channel, top.id) if top is not None else [])]
-        return Graded(results, allowed)
+        return Graded(results, handover_allowed(ctx, ticket, to.id, channel_named(ctx.start, "incidents").id))
+
+
+def handover_lookalikes(start, handed: set[str], group_id: int) -> list[str]:
+    """The incidents an agent may take for those handed over (`handed`, of the group `group_id`): the
+    other open ones and the group's closed ones, the last LOOKALIKES."""
+    return [t.key for t in production_incidents(start) if t.key not in handed
+            and (is_open(t.status) or t.group_id == group_id)][-LOOKALIKES:]
+
+
+def thread_replies(ctx, key: str) -> list[str]:
+    """The texts the agent added in the #incidents thread of incident `key`."""
+    top = incident_thread(ctx.start, key)
+    return [r["text"] for r in added_messages(ctx, ctx.actor_id) if top is not None and r["thread_parent_id"] == top.id]
+
+
+def handover_allowed(ctx, ticket: Ticket, to: int, channel: int) -> list:
+    """What handing `ticket` over to `to` may change: its assignee (a New one becomes Assigned), a work
+    note on it, and posts in its thread of #incidents (`channel`)."""
+    top = incident_thread(ctx.start, ticket.key)
+    status = "Assigned" if ticket.status == "New" else ticket.status
+    return [allow_ticket(ticket.id, values=ending(ticket, assignee_id=to, status=status)),
+            allow_comment(ctx, ticket.id, None, internal=True),
+            *(allow_posts(ctx, channel, top.id) if top is not None else [])]
 
 
 def handovers(session, h: Handover, to: Person, away: Person | None = None,
