@@ -23,6 +23,7 @@ from officegym.clone import clone_file
 from officegym.config import Settings
 from officegym.db import sqlite_engine
 from officegym.episode_registry import FileRegistry
+from officegym.setting_checks import POSTGRES_SCHEMES
 from officegym.warm_pool import SqlitePool
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,7 +130,7 @@ def backend_for(settings: Settings) -> Backend:
     url = settings.database_url or "sqlite"
     if url == "sqlite":
         return SqliteBackend(settings)
-    if url.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
+    if url.startswith(POSTGRES_SCHEMES):
         from officegym.postgres import PostgresBackend
 
         return PostgresBackend(settings)

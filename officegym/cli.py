@@ -12,7 +12,7 @@ from officegym.cli_common import configuration_error, end_progress_line, listeni
 from officegym.cli_common import sweep as _sweep
 from officegym.cli_episode import cmd_grade, cmd_mcp, cmd_trajectory
 from officegym.cli_run import cmd_run, export
-from officegym.config import load_settings
+from officegym.config import SettingError, load_settings
 
 
 def cmd_serve(args) -> int:
@@ -21,10 +21,8 @@ def cmd_serve(args) -> int:
         print("officegym serve: --episode-ttl must be 0 (never) or more seconds, --workers at least 1",
               file=sys.stderr)
         return 2
-    settings = load_settings(host=args.host, port=args.port, database_url=args.database_url, fleet=args.fleet)
-    if not 1 <= settings.port <= 65535:
-        print(f"officegym serve: the port must be from 1 to 65535, got {settings.port}", file=sys.stderr)
-        return 2
+    settings = load_settings(host=args.host, port=args.port, database_url=args.database_url, fleet=args.fleet,
+                             public_url=args.public_url)
     try:  # bound first (before the slow imports, and before any link is printed that could not work)
         listener = listening_socket(settings.host, settings.port)
     except OSError as error:
@@ -52,7 +50,7 @@ def cmd_serve(args) -> int:
         # The link printed below stays valid however long the default episode is idle.
         default = store.create(scale=args.scale, seed=args.seed, actor=args.actor, keep_alive=True)
         shown_host = "127.0.0.1" if settings.host in ("0.0.0.0", "::") else settings.host
-        base_url = args.public_url or os.environ.get("OFFICEGYM_PUBLIC_URL") or f"http://{shown_host}:{settings.port}"
+        base_url = settings.public_url or f"http://{shown_host}:{settings.port}"
         app = build_app(store, settings, base_url, args.scale, args.seed, episode_ttl=args.episode_ttl)
         print(f"officegym: world {world.key} (content hash {world.content_hash[:12]})")
         print(f"  UI   (open in a browser): {base_url}/e/{default.id}/")
@@ -168,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.fn(args)
     except OfficeError as error:  # bad settings or arguments: one line, not a traceback
         print(f"officegym {args.command}: {error.message}", file=sys.stderr)
+        return 2
+    except SettingError as error:
+        print(f"officegym {args.command}: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: what was under way cleaned up after itself
         end_progress_line()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from officegym.cli_common import build_progress, stop_on_sigterm, sweep, tools_arg
 from officegym.config import load_settings
+from officegym.setting_checks import web_address
 
 
 def cmd_run(args) -> int:
@@ -62,8 +63,9 @@ def _model_agent(args):
     if not isinstance(extra_body, dict):
         print(f"officegym run: --extra-body must be one JSON object ({extra_body})", file=sys.stderr)
         return None
+    base_url = args.base_url and web_address("--base-url (default $OPENAI_BASE_URL)", args.base_url)
     return model_agent(ModelSettings(
-        model=args.model, base_url=args.base_url, api_key=args.api_key or os.environ.get("OPENAI_API_KEY"),
+        model=args.model, base_url=base_url, api_key=args.api_key or os.environ.get("OPENAI_API_KEY"),
         max_turns=args.max_turns, retries=args.retries, request_timeout=args.request_timeout,
         episode_timeout=args.episode_timeout or None, temperature=args.temperature, top_p=args.top_p,
         max_tokens=args.max_tokens, seed=args.sampling_seed, extra_body=extra_body))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import Integer, String, case, cast, select, update
 from sqlalchemy.orm import Session
 
 from officegym.db import MetaEntry
@@ -36,12 +36,22 @@ def _reading(session: Session) -> tuple[str, str] | None:
     return None if base is None else (base.value, ticks.value if ticks else "0")
 
 
-def company_now(session: Session) -> datetime:
-    """The company clock's time, even while a setup writes at a time of its own (read once until
-    something writes, facts.py)."""
+def _clock_reading(session: Session) -> tuple[str, str]:
+    """The clock's base time and ticks (read once until something writes, facts.py)."""
     reading = remembered(session, "clock", _reading)
     if reading is None:
         raise RuntimeError("this database has no company clock; was it built by officegym.worlds?")
+    return reading
+
+
+def _base(session: Session) -> datetime:
+    """The time of tick 0: the company's "now" when the world was built."""
+    return datetime.fromisoformat(_clock_reading(session)[0])
+
+
+def company_now(session: Session) -> datetime:
+    """The company clock's time, even while a setup writes at a time of its own."""
+    reading = _clock_reading(session)
     return datetime.fromisoformat(reading[0]) + TICK * int(reading[1])
 
 
@@ -55,25 +65,36 @@ def advance(session: Session) -> datetime:
     if _SET in session.info:
         session.info[_SET] += TICK
         return session.info[_SET]
-    ticks = _meta(session, _TICKS_KEY)
-    if ticks is None:
-        ticks = MetaEntry(key=_TICKS_KEY, value="0")
-        session.add(ticks)
-    ticks.value = str(int(ticks.value) + 1)
-    return now(session)
+    return _store_ticks(session, _base(session), _stored_ticks() + 1)
 
 
 def advance_to(session: Session, when: datetime) -> datetime:
     """Move the company clock forward to `when` (rounded up to a whole tick); never backwards.
     Returns the new time."""
-    current = company_now(session)
-    if when > current:
-        ticks = _meta(session, _TICKS_KEY)
-        if ticks is None:
-            ticks = MetaEntry(key=_TICKS_KEY, value="0")
-            session.add(ticks)
-        ticks.value = str(int(ticks.value) + -(-(when - current) // TICK))
-    return company_now(session)
+    base = _base(session)
+    needed = -(-(when - base) // TICK)
+    stored = _stored_ticks()
+    return _store_ticks(session, base, case((stored < needed, needed), else_=stored))
+
+
+def _stored_ticks():
+    """The ticks as the database holds them when a statement runs, as a number."""
+    return cast(MetaEntry.value, Integer)
+
+
+def _store_ticks(session: Session, base: datetime, ticks) -> datetime:
+    """Set the ticks to `ticks`, an expression over the stored value, in one UPDATE: writers of one
+    episode that race each see the other's ticks (SQLite runs one writer at a time and PostgreSQL
+    evaluates the row again once a concurrent writer commits), so none is lost and the clock never
+    goes back. The new time, from `base`, the time of tick 0."""
+    statement = (update(MetaEntry).where(MetaEntry.key == _TICKS_KEY).values(value=cast(ticks, String))
+                 .returning(MetaEntry.value).execution_options(synchronize_session="fetch"))
+    stored = session.execute(statement).scalar()
+    if stored is None:  # a database made before the clock kept ticks: its first
+        session.add(MetaEntry(key=_TICKS_KEY, value="0"))
+        session.flush()
+        stored = session.execute(statement).scalar()
+    return base + TICK * int(stored)
 
 
 def at_time(session: Session) -> datetime | None:

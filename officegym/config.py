@@ -8,10 +8,20 @@ import re
 import secrets
 import socket
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-FLEET_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+from officegym.setting_checks import (SettingError, admin_token, bind_address, database_address, fleet_name,
+                                      from_environment, host_names, port_number, seconds, web_address,
+                                      whole_number)
+
+__all__ = ["Settings", "SettingError", "default_fleet", "load_settings"]
+
+
+COPIES = whole_number(0, meaning="ready copies; 0: no warm pool")
+STATES = whole_number(1, meaning="start states")
+OPEN_EPISODES = whole_number(1, meaning="episodes")
+START_FILES = whole_number(0, meaning="files")
 
 
 def _default_home() -> Path:
@@ -22,21 +32,13 @@ def default_fleet() -> str:
     """The fleet a process belongs to when none is named: `OFFICEGYM_FLEET`, else one derived from
     the admin token the servers of a fleet share (`OFFICEGYM_ADMIN_TOKEN`, never the token itself),
     else this machine's name."""
-    named = os.environ.get("OFFICEGYM_FLEET", "").strip()
+    named = from_environment("OFFICEGYM_FLEET", "", fleet_name)
     if named:
         return named
-    token = os.environ.get("OFFICEGYM_ADMIN_TOKEN")
+    token = from_environment("OFFICEGYM_ADMIN_TOKEN", "", admin_token)
     if token:
         return "token-" + hashlib.sha256(f"officegym fleet {token}".encode()).hexdigest()[:12]
     return "host-" + (re.sub(r"[^A-Za-z0-9_.-]", "-", socket.gethostname())[:58] or "local")
-
-
-def check_fleet(name: str) -> str:
-    """A fleet name as given, or ValueError saying what a fleet name may hold."""
-    if not isinstance(name, str) or not FLEET_NAME.match(name):
-        raise ValueError(f"a fleet name is 1-64 letters, digits, '.', '_' or '-', starting with a letter or "
-                         f"digit; got {str(name)[:80]!r}")
-    return name
 
 
 @dataclass
@@ -50,24 +52,28 @@ class Settings:
             or Path(tempfile.gettempdir()) / f"officegym-episodes-{os.getuid()}"
         )
     )
-    database_url: str = field(default_factory=lambda: os.environ.get("OFFICEGYM_DATABASE_URL", "sqlite"))
-    host: str = field(default_factory=lambda: os.environ.get("OFFICEGYM_HOST", "127.0.0.1"))
-    port: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_PORT", "8765")))
+    database_url: str = field(
+        default_factory=lambda: from_environment("OFFICEGYM_DATABASE_URL", "sqlite", database_address))
+    host: str = field(default_factory=lambda: from_environment("OFFICEGYM_HOST", "127.0.0.1", bind_address))
+    port: int = field(default_factory=lambda: from_environment("OFFICEGYM_PORT", 8765, port_number))
+    # The address clients reach the server at, printed in links ("": http://host:port).
+    public_url: str = field(default_factory=lambda: from_environment("OFFICEGYM_PUBLIC_URL", "", web_address))
     # Names the server answers to besides the loopback names and its public URL's host ("*": any).
-    allowed_hosts: list[str] = field(default_factory=lambda: [
-        name for name in os.environ.get("OFFICEGYM_ALLOWED_HOSTS", "").split(",") if name.strip()])
+    allowed_hosts: list[str] = field(
+        default_factory=lambda: from_environment("OFFICEGYM_ALLOWED_HOSTS", [], host_names))
     # Warm pool: ready copies kept of each start state (0: none), for this many start states.
-    pool_size: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_POOL_SIZE", "2")))
-    pool_starts: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_POOL_STARTS", "8")))
+    pool_size: int = field(default_factory=lambda: from_environment("OFFICEGYM_POOL_SIZE", 2, COPIES))
+    pool_starts: int = field(default_factory=lambda: from_environment("OFFICEGYM_POOL_STARTS", 8, STATES))
     # Live episodes of one process that keep their database connections (open files) open, the most
     # recently used; the others' are closed while idle and opened again on their next use.
-    open_episodes: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_OPEN_EPISODES", "256")))
+    open_episodes: int = field(
+        default_factory=lambda: from_environment("OFFICEGYM_OPEN_EPISODES", 256, OPEN_EPISODES))
     # Full start files kept per world (each instance keeps its setup's delta for good), and how long
     # one stays after its last use even beyond that number.
-    start_files: int = field(default_factory=lambda: int(os.environ.get("OFFICEGYM_START_FILES", "16")))
-    start_idle: float = field(default_factory=lambda: float(os.environ.get("OFFICEGYM_START_IDLE", "600")))
+    start_files: int = field(default_factory=lambda: from_environment("OFFICEGYM_START_FILES", 16, START_FILES))
+    start_idle: float = field(default_factory=lambda: from_environment("OFFICEGYM_START_IDLE", 600.0, seconds))
     admin_token: str = field(
-        default_factory=lambda: os.environ.get("OFFICEGYM_ADMIN_TOKEN") or secrets.token_urlsafe(24)
+        default_factory=lambda: from_environment("OFFICEGYM_ADMIN_TOKEN", "", admin_token) or secrets.token_urlsafe(24)
     )
     # The fleet whose episodes this process lists, serves, expires and sweeps (servers of other
     # fleets may share the database and never see these).
@@ -80,10 +86,22 @@ class Settings:
 
 
 def load_settings(**overrides) -> Settings:
-    """Settings from the environment, with explicit overrides taking precedence."""
-    settings = Settings()
+    """Settings from the environment, with explicit overrides (None: not given) taking precedence.
+    A value a setting may not hold, from either, raises SettingError naming it."""
+    known = {item.name for item in fields(Settings)}
+    given = {}
     for key, value in overrides.items():
+        if key not in known:
+            raise TypeError(f"load_settings() got an unexpected setting {key!r}")
         if value is not None:
-            setattr(settings, key, Path(value) if key in ("home", "episodes_dir") else value)
-    check_fleet(settings.fleet)
-    return settings
+            check = OVERRIDE_CHECKS.get(key)
+            given[key] = Path(value) if key in ("home", "episodes_dir") else check(key, value) if check else value
+    return Settings(**given)  # reads from the environment only the settings not given
+
+
+# How each setting given to load_settings is checked (those read from the environment are checked
+# where they are read, above).
+OVERRIDE_CHECKS = {
+    "database_url": database_address, "host": bind_address, "port": port_number, "public_url": web_address,
+    "allowed_hosts": host_names, "pool_size": COPIES, "pool_starts": STATES, "open_episodes": OPEN_EPISODES,
+    "start_files": START_FILES, "start_idle": seconds, "admin_token": admin_token, "fleet": fleet_name}

@@ -20,50 +20,15 @@ SDK answers its own transport's checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.responses import PlainTextResponse
 
-LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+from officegym.host_names import allowed_names, host_name
+
+__all__ = ["HostCheck", "allowed_names", "host_name", "origin_allowed"]
+
 OPEN_PATHS = ("/healthz",)
-
-
-def host_name(value: str) -> str | None:
-    """The name part of a Host header or netloc ("[::1]:8765" -> "::1"), lower case; None when it is
-    not one."""
-    value = value.strip().lower()
-    if not value or any(c in value for c in "/@?# \t"):
-        return None
-    if value.startswith("["):
-        end = value.find("]")
-        rest = value[end + 1:]
-        if end < 0 or (rest and not (rest.startswith(":") and rest[1:].isdigit())):
-            return None
-        return value[1:end]
-    name, _, port = value.partition(":")
-    if port and not port.isdigit():
-        return None
-    return name or None
-
-
-def allowed_names(public_url: str, extra: Iterable[str] = ()) -> frozenset[str]:
-    """The names a server answers to: the loopback names, the public URL's host and `extra` ("*"
-    kept as is)."""
-    names = set(LOOPBACK_NAMES)
-    public = urlsplit(public_url).hostname
-    if public:
-        names.add(public.lower())
-    for item in extra:
-        item = item.strip()
-        if item == "*":
-            names.add("*")
-        elif item:
-            name = host_name(item)
-            if name is None:
-                raise ValueError(f"{item!r} is not a host name (give a name such as officegym or 10.0.0.5)")
-            names.add(name)
-    return frozenset(names)
 
 
 def origin_allowed(origin: str, names: frozenset[str]) -> bool:

@@ -27,6 +27,7 @@ from .common import added_messages, allow_posts, channel_named, member_ids, name
 from .decisions import reply_checks
 from .handbook import read_rule
 from .phrasing import request_instruction
+from .procedures.oncall_week import SERVICES, SYMPTOMS
 from .registry import register
 from .split import of_split, person_in
 from .tickets_common import (LOOKALIKES, added_tickets, allow_comment, allow_ticket, group_people, key_pool,
@@ -34,7 +35,6 @@ from .tickets_common import (LOOKALIKES, added_tickets, allow_comment, allow_tic
 from .w_incidents import (COMMUNICATION, HANDOVER, asked_by_dm, filing_extras, incident_thread, on_call,
                           production_id, production_incidents, read_rota, report_step, request_reads,
                           requester_replies, this_monday)
-from .w_incidents_rota import SERVICES, SYMPTOMS
 
 # (what the engineer says caused it, the words a note or comment must keep)
 CAUSES = [("a connection pool leak in the database client", "connection pool leak"),

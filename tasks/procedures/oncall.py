@@ -1,13 +1,12 @@
 """The on-call handover procedures: the week being handed over (`OnCallWeek`: last week's incidents of
 a group, the rota swaps that name who hands over and who takes over, and the reads that find them)
 and the handover of one open incident (`HandOverIncident`: a work note, the new assignee and a reply
-in its #incidents thread). Built on the on-call family's stories (tasks.w_incidents_rota): its
-incidents, rota swaps and vocabulary."""
+in its #incidents thread). Built on the on-call family's stories (tasks.procedures.oncall_week): the
+week's draw and setup."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from officegym.apps.org.models import Person
 from officegym.apps.tickets.models import Ticket
@@ -16,78 +15,16 @@ from officegym.graders.checks import check
 from officegym.graders.statements import Candidate, says
 
 from ..base import Declaration, Ref, Target, ToolCall
-from ..common import added_messages, allow_posts, channel_named, member_ids, spread
-from ..split import person_in
-from ..tickets_common import (LOOKALIKES, allow_comment, allow_ticket, ending, group_named, group_people, new_comments,
-                              next_key, tickets_where)
-from ..w_incidents import (HANDOVER, incident_thread, on_call_groups, production_incidents, read_rota, rota_name,
-                           this_monday)
-from ..w_incidents_rota import NEXT, SERVICES, SYMPTOMS, TRIED, _future, _handover, _open_incidents
+from ..common import added_messages, allow_posts, channel_named
+from ..tickets_common import LOOKALIKES, allow_comment, allow_ticket, ending, group_named, group_people, new_comments
+from ..w_incidents import HANDOVER, incident_thread, production_incidents, read_rota
 from .core import Graded, Procedure
+from .oncall_week import Handover, draw_handover, handover_setup, open_incidents
+
+__all__ = ["COVER", "HandOverIncident", "Handover", "OnCallWeek", "draw_handover", "handover_allowed",
+           "handover_lookalikes", "handover_reads", "handovers", "thread_replies"]
 
 COVER = "On-call cover"
-
-
-@dataclass(frozen=True)
-class Handover:
-    """A drawn Monday handover: the group, the outgoing engineer (`actor`), the incoming one, a teammate
-    who worked one of the incidents, a decoy group and engineer, spare service names, the planted
-    incidents' specs (assignee, summary, impact, urgency, tried, next step, days into last week), the
-    rota swaps (person, group, week, their own week) and every key to hand over, by number."""
-
-    group: str
-    actor: int
-    incoming: int
-    other: int
-    decoy_group: str
-    decoy_engineer: int
-    spare: tuple[str, ...]
-    specs: tuple
-    swaps: tuple
-    keys: tuple[str, ...]
-    planted: tuple[str, ...]
-
-
-def draw_handover(session, rng, split: str, instance: int) -> Handover:
-    """Draw instance `instance` of a Monday handover in `split` (the incoming engineer is on the rota
-    later and in #incidents; the rota swaps make them, and the actor, on call)."""
-    monday = this_monday(session)
-    inside = member_ids(session, channel_named(session, "incidents").id)
-    choices = []
-    for group in on_call_groups(session):
-        ahead = _future(session, group.name, range(1, 9))
-        people = [p for p in group_people(session, group.id) if p.name in ahead and p.id in inside]
-        keep = {rota_name(session, group.name, monday), rota_name(session, group.name, monday - timedelta(weeks=1))}
-        choices += [(group, p) for p in people if p.name not in keep and person_in(split, p.id)]
-    group, actor = spread(choices, instance)
-    members = group_people(session, group.id)
-    ahead = _future(session, group.name, range(1, 9))
-    incoming = rng.choice([p for p in members if p.name in ahead and p.id != actor.id and p.id in inside
-                           and p.name not in {rota_name(session, group.name, monday + timedelta(weeks=k))
-                                              for k in (-1, 0)}])
-    other = rng.choice([p for p in members if p.id not in (actor.id, incoming.id)])
-    decoy_group = rng.choice([g for g in on_call_groups(session) if g.id != group.id])
-    decoy_engineer = rng.choice(group_people(session, decoy_group.id))
-    busy = " ".join(t.summary for t in tickets_where(session, Ticket.type == "Incident") if is_open(t.status))
-    services = rng.sample([s for s in SERVICES if s not in busy], 5)
-    specs = []
-    for k, assignee in enumerate((actor, actor, other)):
-        specs.append((assignee.id, f"{services[k]} {rng.choice(SYMPTOMS)}", rng.choice(("High", "Medium")),
-                      rng.choice(("High", "Medium", "Low")), rng.choice(TRIED), rng.choice(NEXT), 2 + k))
-    swaps = ((actor.id, group.name, monday - timedelta(weeks=1), ahead[actor.name]),
-             (incoming.id, group.name, monday, ahead[incoming.name]))
-    first = int(next_key(session, "IT").split("-")[1])
-    planted = tuple(f"IT-{first + k}" for k in range(3))
-    existing = [t.key for t in _open_incidents(session, group.id)]
-    keys = tuple(sorted(existing + list(planted), key=lambda key: int(key.split("-")[1])))
-    return Handover(group.name, actor.id, incoming.id, other.id, decoy_group.name, decoy_engineer.id,
-                    tuple(services[3:]), tuple(specs), swaps, keys, planted)
-
-
-def handover_setup(h: Handover):
-    """Setup: last week's incidents of the group, announced and updated in #incidents, a resolved one
-    and another group's open one beside them, and the rota swaps (the rota family's setup)."""
-    return _handover(h.group, list(h.specs), list(h.swaps), h.decoy_group, h.decoy_engineer, list(h.spare))
 
 
 def handover_reads(group: str) -> list[ToolCall]:
@@ -134,10 +71,15 @@ class HandOverIncident(Procedure):
     named_handle: str = ""
     state: str = ""  # when given, the work note and the reply are free texts: the note states the state
 
-    def _block(self, to: int, handle: str) -> list[ToolCall]:
+    def reads(self) -> list[ToolCall]:
+        """The reads before the handover: the incident, its comments, its #incidents message and thread
+        (the steps after them refer to the thread's top message as `Ref(3, "parent.id")`)."""
         return [ToolCall("tickets_get_ticket", {"key": self.key}), ToolCall("tickets_list_comments", {"key": self.key}),
                 ToolCall("chat_search_messages", {"query": f"{self.key} {self.summary}", "channel": "incidents"}),
-                ToolCall("chat_get_thread", {"message_id": Ref(2, "items.0.id")}),
+                ToolCall("chat_get_thread", {"message_id": Ref(2, "items.0.id")})]
+
+    def _block(self, to: int, handle: str) -> list[ToolCall]:
+        return [*self.reads(),
                 ToolCall("tickets_add_work_note", {"key": self.key, "body": self.note},
                          role="note" if self.state else ""),
                 ToolCall("tickets_assign_ticket", {"key": self.key, "assignee": to}),
@@ -159,17 +101,12 @@ class HandOverIncident(Procedure):
 
     def declare(self, start):
         ticket = next(t for t in production_incidents(start) if t.key == self.key)
-        near = [t.key for t in production_incidents(start) if t.key != self.key
-                and (is_open(t.status) or t.group_id == ticket.group_id)][-LOOKALIKES:]
-        return Declaration([Target("ticket", self.key, near)])
+        return Declaration([Target("ticket", self.key, handover_lookalikes(start, {self.key}, ticket.group_id))])
 
     def check(self, ctx):
         ticket = next(t for t in production_incidents(ctx.start) if t.key == self.key)
         now, to = ctx.final.get(Ticket, ticket.id), ctx.start.get(Person, self.to)
-        top = incident_thread(ctx.start, self.key)
-        channel = channel_named(ctx.start, "incidents").id
-        replies = [r["text"] for r in added_messages(ctx, ctx.actor_id) if top is not None
-                   and r["thread_parent_id"] == top.id]
+        replies = thread_replies(ctx, self.key)
         pool = [Candidate.person(p) for p in group_people(ctx.start, ticket.group_id)
                 if p.id not in (to.id, ctx.actor_id, self.away)]
         pool += [Candidate.person(ctx.start.get(Person, self.named))] if self.named else []
@@ -183,11 +120,30 @@ class HandOverIncident(Procedure):
             notes = [c["body"] for c in new_comments(ctx, ticket.id, internal=True)]
             results += says(notes, Candidate.text(self.state), [], f"Your work note on {self.key} states its state, "
                             f"{self.state}", "state", weight=2)
-        status = "Assigned" if ticket.status == "New" else ticket.status
-        allowed = [allow_ticket(ticket.id, values=ending(ticket, assignee_id=to.id, status=status)),
-                   allow_comment(ctx, ticket.id, None, internal=True),
-                   *(allow_posts(ctx, channel, top.id) if top is not None else [])]
-        return Graded(results, allowed)
+        return Graded(results, handover_allowed(ctx, ticket, to.id, channel_named(ctx.start, "incidents").id))
+
+
+def handover_lookalikes(start, handed: set[str], group_id: int) -> list[str]:
+    """The incidents an agent may take for those handed over (`handed`, of the group `group_id`): the
+    other open ones and the group's closed ones, the last LOOKALIKES."""
+    return [t.key for t in production_incidents(start) if t.key not in handed
+            and (is_open(t.status) or t.group_id == group_id)][-LOOKALIKES:]
+
+
+def thread_replies(ctx, key: str) -> list[str]:
+    """The texts the agent added in the #incidents thread of incident `key`."""
+    top = incident_thread(ctx.start, key)
+    return [r["text"] for r in added_messages(ctx, ctx.actor_id) if top is not None and r["thread_parent_id"] == top.id]
+
+
+def handover_allowed(ctx, ticket: Ticket, to: int, channel: int) -> list:
+    """What handing `ticket` over to `to` may change: its assignee (a New one becomes Assigned), a work
+    note on it, and posts in its thread of #incidents (`channel`)."""
+    top = incident_thread(ctx.start, ticket.key)
+    status = "Assigned" if ticket.status == "New" else ticket.status
+    return [allow_ticket(ticket.id, values=ending(ticket, assignee_id=to, status=status)),
+            allow_comment(ctx, ticket.id, None, internal=True),
+            *(allow_posts(ctx, channel, top.id) if top is not None else [])]
 
 
 def handovers(session, h: Handover, to: Person, away: Person | None = None,
@@ -196,7 +152,7 @@ def handovers(session, h: Handover, to: Person, away: Person | None = None,
     engineer, away, who named `to` or, outside the group, `named`; then the work notes' words are
     read too)."""
     group = group_named(session, h.group)
-    by_key = {t.key: t for t in _open_incidents(session, group.id)}
+    by_key = {t.key: t for t in open_incidents(session, group.id)}
     procedures = []
     for key in h.keys:
         spec = h.specs[h.planted.index(key)] if key in h.planted else None

@@ -34,8 +34,34 @@ def one_line(done: subprocess.CompletedProcess, *words: str) -> None:
 
 @pytest.mark.parametrize("port", ["99999", "0", "-1"])
 def test_a_port_out_of_range_is_refused_in_one_line(tmp_path, port):
-    one_line(run("serve", "--port", port, home=tmp_path / "home"), "port must be from 1 to 65535", port)
+    one_line(run("serve", "--port", port, home=tmp_path / "home"), f"port holds {port};", "from 1 to 65535")
     assert not (tmp_path / "home").exists()  # refused before anything was made
+
+
+# One setting of each kind, set to a value it may not hold: (variable, value, what the line says is allowed).
+BAD_SETTINGS = [
+    ("OFFICEGYM_PORT", "abc", "a whole number from 1 to 65535"),
+    ("OFFICEGYM_POOL_SIZE", "-1", "a whole number of 0 or more"),
+    ("OFFICEGYM_START_IDLE", "nan", "a number of seconds, 0 or more"),
+    ("OFFICEGYM_FLEET", "a b", "a fleet name is 1-64 letters"),
+    ("OFFICEGYM_HOST", "a b", "an IP address such as 127.0.0.1"),
+    ("OFFICEGYM_ALLOWED_HOSTS", "officegym,a b", "host names separated by commas"),
+    ("OFFICEGYM_PUBLIC_URL", "gym.example.com", "an http(s) address"),
+    ("OFFICEGYM_DATABASE_URL", "mysql://localhost/gym", "use 'sqlite' or 'postgresql://"),
+]
+
+
+@pytest.mark.parametrize("variable, value, allowed", BAD_SETTINGS, ids=[bad[0] for bad in BAD_SETTINGS])
+def test_a_setting_the_environment_gives_a_bad_value_is_one_line_naming_it(tmp_path, variable, value, allowed):
+    one_line(run("serve", "--scale", "tiny", home=tmp_path / "home", **{variable: value}),
+             f"officegym serve: {variable} holds {value!r};", allowed)
+    assert not (tmp_path / "home").exists()  # refused before anything was made
+
+
+def test_a_bad_admin_token_is_refused_without_printing_it(tmp_path):
+    done = run("build", "--scale", "tiny", home=tmp_path / "home", OFFICEGYM_ADMIN_TOKEN="s3cret token")
+    one_line(done, "OFFICEGYM_ADMIN_TOKEN holds a value of 12 characters", "visible ASCII characters")
+    assert "s3cret" not in done.stderr
 
 
 def test_a_port_in_use_is_refused_before_any_link_is_printed(tmp_path):

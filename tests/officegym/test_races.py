@@ -1,7 +1,8 @@
 """Two sessions racing to make the same record, on SQLite and on PostgreSQL: the loser, whose checks
 passed before the winner committed, gets a Conflict in words through its MCP tool (never SQL text)
 and its transaction leaves nothing behind; so does a write whose record was removed meanwhile; a
-connection cut in the middle of a call is "try again"."""
+connection cut in the middle of a call is "try again". Writes racing on the company clock lose no
+tick and never turn it back."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from mcp.client import Client
 from sqlalchemy import event, func, select, text
 
+from officegym import clock
 from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Channel, Message, Reaction
 from officegym.apps.org.models import Person
@@ -31,34 +33,37 @@ def call(episode, name: str, args: dict):
     return anyio.run(run)
 
 
-def paused_call(episode, name: str, args: dict, meanwhile) -> str:
-    """Call tool `name` in a thread of its own; when it is about to make its first write (its checks
-    done), run `meanwhile(connection)` with the connection that call uses, then let it go on. The
-    text of its result, which must be an error."""
+def paused(episode, work, meanwhile) -> dict:
+    """Run `work(result)` in a thread of its own; when a thread other than this one is about to make
+    its first write, run `meanwhile(connection)` with the connection that write uses, then let it go
+    on. The dict `work` filled."""
     here, reached, go, result = threading.current_thread(), threading.Event(), threading.Event(), {}
 
-    def pause(conn, cursor, statement, parameters, context, executemany):  # the SDK runs the tool in a thread of its own
+    def pause(conn, cursor, statement, parameters, context, executemany):  # the SDK runs a tool in a thread of its own
         if threading.current_thread() is not here and statement.lstrip().upper().startswith(WRITES) and not reached.is_set():
             result["connection"] = conn
             reached.set()
             go.wait(30)
 
-    def run():
-        result["answer"] = call(episode, name, args)
-
     event.listen(episode.engine, "before_cursor_execute", pause)
     try:
-        caller = threading.Thread(target=run)
-        caller.start()
-        assert reached.wait(30), "the call made no write"
+        worker = threading.Thread(target=work, args=(result,))
+        worker.start()
+        assert reached.wait(30), "the work made no write"
         try:
             meanwhile(result["connection"])
         finally:
             go.set()
-            caller.join(30)
+            worker.join(30)
     finally:
         event.remove(episode.engine, "before_cursor_execute", pause)
-    answer = result["answer"]
+    return result
+
+
+def paused_call(episode, name: str, args: dict, meanwhile) -> str:
+    """Call tool `name`, pausing it as `paused` does when it is about to make its first write (its
+    checks done). The text of its result, which must be an error."""
+    answer = paused(episode, lambda result: result.update(answer=call(episode, name, args)), meanwhile)["answer"]
     said = " ".join(getattr(c, "text", "") for c in answer.content)
     assert answer.is_error, said
     assert "SQL" not in said and "Integrity" not in said and "sqlite3" not in said and "psycopg" not in said
@@ -101,6 +106,30 @@ def test_the_loser_of_a_race_to_react_gets_a_conflict(episode):
     assert said == RACED
     assert count(episode, select(func.count()).select_from(Reaction).where(Reaction.message_id == message_id,
                                                                            Reaction.emoji == "tada")) == 1
+
+
+def test_writers_racing_on_the_clock_lose_no_tick_and_never_turn_it_back(episode):
+    with episode.session() as session:
+        start = clock.now(session)
+
+    def advance_by(ticks: int):
+        def change(result):
+            with episode.session("mcp") as session:
+                result["time"] = clock.advance_to(session, clock.now(session) + ticks * clock.TICK)
+        return change
+
+    def tick(result):
+        with episode.session("mcp") as session:
+            result["time"] = clock.advance(session)
+
+    # each write is paused after its reads while another write of the same episode commits
+    ticked = paused(episode, tick, lambda _: winner(episode, lambda s, me: clock.advance(s)))
+    assert ticked["time"] == start + 2 * clock.TICK
+    waited = paused(episode, advance_by(1), lambda _: winner(episode, lambda s, me: clock.advance_to(
+        s, start + 12 * clock.TICK)))
+    assert waited["time"] == start + 12 * clock.TICK
+    with episode.session() as session:
+        assert clock.now(session) == start + 12 * clock.TICK
 
 
 def test_a_write_that_refers_to_a_record_removed_meanwhile_gets_a_conflict(episode):

@@ -44,5 +44,5 @@ def test_prune_drops_only_what_nothing_keeps(pg_store):
 
 def test_a_bad_database_url_is_a_clear_error():
     done = officegym("run", "--agent", "null", "--tasks", "chat.set_topic", "--database-url", "mysql://x")
-    assert done.returncode == 2 and "Unsupported database URL" in done.stderr
+    assert done.returncode == 2 and "database_url holds 'mysql://x'; use 'sqlite' or 'postgresql://" in done.stderr
     assert "Traceback" not in done.stderr
