@@ -42,13 +42,17 @@ def _discount_setup(session: Session, split: str, rng, instance: int):
     """The deal, the line to discount directly, the line (of the split) to request a discount on, and the
     owner's other open deals on the account. The DM names the account and the two products, so no other
     of those deals has both."""
-    choices = []
+    choices, items, open_by = [], {}, {}
+    for item in session.scalars(select(LineItem).order_by(LineItem.id)):
+        items.setdefault(item.opportunity_id, []).append(item)
+    for deal_id, account_id, owner_id in session.execute(select(Opportunity.id, Opportunity.account_id,
+                                                                Opportunity.owner_id).where(
+            Opportunity.stage.in_(OPEN_STAGES)).order_by(Opportunity.id)):
+        open_by.setdefault((account_id, owner_id), []).append(deal_id)
     for deal in managed_deals(session, split, with_items=True):
-        others = list(session.scalars(select(Opportunity.id).where(
-            Opportunity.account_id == deal.account_id, Opportunity.owner_id == deal.owner_id,
-            Opportunity.stage.in_(OPEN_STAGES), Opportunity.id != deal.id).order_by(Opportunity.id)))
-        sold = [{x.product_id for x in items_of(session, o)} for o in others]
-        lines = [i for i in items_of(session, deal.id) if i.discount_bp <= 2000]
+        others = [o for o in open_by.get((deal.account_id, deal.owner_id), []) if o != deal.id]
+        sold = [{x.product_id for x in items.get(o, [])} for o in others]
+        lines = [i for i in items.get(deal.id, []) if i.discount_bp <= 2000]
         for asked in of_split(split, "line_item", lines):
             direct = [i for i in lines if i.product_id != asked.product_id
                       and not any({i.product_id, asked.product_id} <= products for products in sold)]

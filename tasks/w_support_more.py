@@ -83,12 +83,17 @@ class SupportDuplicateCases(TaskTemplate):
 
     def sample(self, session, rng, instance):
         accounts = {a.id: a for a in session.scalars(select(Account))}
-        choices = []
-        for case in open_cases(session, Case.subject.in_(list(AREAS))):
-            same = open_cases(session, Case.account_id == case.account_id, Case.subject == case.subject)
+        choices, cases, crews = [], open_cases(session, Case.subject.in_(list(AREAS))), {}
+        alike: dict[tuple[int, str], list[Case]] = {}
+        for case in cases:
+            alike.setdefault((case.account_id, case.subject), []).append(case)
+        for case in cases:
+            same = alike[(case.account_id, case.subject)]
             owner = session.get(Person, case.owner_id)
+            if owner.id not in crews:
+                crews[owner.id] = [m for m in teammates(session, owner) if m.id != owner.manager_id]
             if (case.owner_id == accounts[case.account_id].owner_id and same[0].id == case.id and owner.manager_id
-                    and all(c.owner_id == case.owner_id for c in same) and len([m for m in teammates(session, owner) if m.id != owner.manager_id]) >= 4
+                    and all(c.owner_id == case.owner_id for c in same) and len(crews[owner.id]) >= 4
                     and not session.scalar(select(Ticket.id).where(Ticket.account_id == case.account_id,
                                                                    Ticket.summary.contains(case.subject)))):
                 choices.append(case)
