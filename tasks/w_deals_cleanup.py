@@ -232,7 +232,7 @@ class PipelineCleanup(TaskTemplate):
             said, named = next(pairs), next(pairs)
             about = [t for t in posts if 0 in stated(normalise(t), [named.right])]
             results += says(about, said.right, said.others, f"A #deals post gives {deal.name}'s loss reason, {reason}",
-                            "loss reason", weight=2)
+                            "loss reason", weight=5)
         results.append(says(posts, named.right, named.others, "", "deal")[1])
         losses = len([r for r in p["reasons"] if r])
         alive = next(d for d, r in zip(self._deals(ctx.start, inst), p["reasons"]) if not r)
@@ -241,6 +241,6 @@ class PipelineCleanup(TaskTemplate):
         new_date = Claim(date_said(day), [date_said(d) for d in wrong if d != day], "text", "new close date")
         boss = ctx.start.get(Person, p["boss"])
         results += reply_checks(said_in_dm(ctx, ctx.actor_id, boss.id), False, boss.name, [new_date],
-                                actions=("closed", "closed lost", "cleaned up", "updated"), weight=4)
+                                actions=("closed", "closed lost", "cleaned up", "updated"), weight=14)
         allowed += allow_posts(ctx, dm_id(ctx.start, ctx.actor_id, boss.id), limit=1, mentions=2)
         return [*results, nothing_else_changed(ctx.diff, allowed + allow_posts(ctx, deals_id, limit=losses, mentions=2))]

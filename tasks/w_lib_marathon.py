@@ -72,7 +72,7 @@ class PipelineMonthEndForTheOwner(Composed):
                 "the handbook's procedure, and tell me when it's done.")
         post = ReconcilePost(f"Month-end reconciliation of {book.title} done for {owner.name}: I corrected the "
                              f"rows of {', '.join(corrected)} to match the CRM, and filed a SOPS Task for each.",
-                             tuple(corrected), tuple(agreed), weight=3.0)
+                             tuple(corrected), tuple(agreed), weight=9.0)
         reply = Reply(owner.id, owner.name, actor_id, f"@{owner.handle} done: I reconciled {book.title} with the CRM, "
                       f"corrected {len(corrected)} rows, filed a SOPS Task for each and posted them in #deals.",
                       False, CORRECTED + ("reconciled", "done"))

@@ -46,7 +46,7 @@ class PipelineAndClosedWon(Composed):
                 f"deals won in {month:%B} that I reconciled come to {money(total)} in the CRM. A SOPS Task is filed "
                 "for each corrected row.")
         post = ReconcilePost(text, (*fixed_open, *fixed_won), (*agreed_open, *agreed_won), total,
-                             won_total(won, closed_won.drifts), weight=8.0)
+                             won_total(won, closed_won.drifts), weight=19.0)
         goal = (f"It's month end. You edit both \"{book.title}\" and \"{forecast.title}\": reconcile your part of "
                 "each with the CRM (your team's Deals tab, and the Closed Won rows of the month being closed), as the "
                 "handbook's month-end procedure says, record the work the way it asks and report where it says.")

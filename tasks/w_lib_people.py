@@ -115,7 +115,7 @@ def access_decision(session, rng, instance: int, c: Cast, refused: bool, approve
                         f"Approved by @{approver.handle} on the ticket: access to {system} granted.", holds,
                         lookalike, c.mate.id, access_summary(system, c.mate.name), before, manager)
     reply = Reply(c.requester.id, c.requester.name, c.actor.id, said[0 if refused else 1].format(key=key, system=system),
-                  refused, GRANTED, rule, instead=tuple(grant.work()), weight=1 if refused else 2,
+                  refused, GRANTED, rule, instead=tuple(grant.work()), weight=1 if refused else 2, fact_weight=5,
                   named=(*approver_named(session, c, approver, refused),
                          Claim(Candidate.text(key), key_pool(session, "IT", key), "text", "request")), also=also)
     request = DirectRequest(c.requester.id, c.actor.id, asked.format(actor=c.actor.handle, system=system))

@@ -90,7 +90,7 @@ class CreditRequest(Composed):
             f"@{asker.handle} logged on {account.name}: {money(new * 100)} on {invoice} for {why}. With the account's "
             f"credits of the past twelve months it comes to {money(total * 100)}, so {credit.approver()} approves it."),
             refused, ("logged",), CREDITS, credit.facts(), (credit.note(),) if refused else (),
-            weight=1 if refused else 2)
+            weight=1 if refused else 5, fact_weight=5)
         credit = replace(credit, reply=reply)
         return Plan(owner.id, request_instruction(rng, named(session, asker), "", account.name),
                     [DirectRequest(asker.id, owner.id, text), ReadRule.of(session, CREDITS, "credit approval"),

@@ -120,7 +120,7 @@ class AccessRequestsQueue(TaskTemplate):
             fixed = now is not None and now.status in ("Resolved", "Closed") and now.resolution == "Fixed"
             if r.role == "grant":
                 results += [check(f"{r.key} ({r.why}) is granted: resolved as Fixed", fixed, state, weight=2),
-                            *decision_reply_checks(comments, False, requester.name, actions=GRANTED, weight=3)]
+                            *decision_reply_checks(comments, False, requester.name, actions=GRANTED, weight=8)]
             elif r.role == "wait":
                 results += self._held(ctx, r, ticket, now, comments, requester, rule, state)
             else:
@@ -128,7 +128,7 @@ class AccessRequestsQueue(TaskTemplate):
                             check(f"{r.key} (CRM deals) is resolved as Cancelled", now is not None and now.status in
                                   ("Resolved", "Closed") and now.resolution == "Cancelled", state, weight=2),
                             *decision_reply_checks(comments, True, requester.name, rule=rule, actions=GRANTED,
-                                                   weight=1)]
+                                                   weight=4)]
             allowed += _allowed(ctx, r, ticket)
             letters = [re.sub(r"[^a-z]", "", c.casefold()) for c in comments]
             repeated += [r.key] if len(set(letters)) < len(letters) else []
@@ -150,7 +150,8 @@ class AccessRequestsQueue(TaskTemplate):
                 guard(f"{approver.name}, whom your comment on {r.key} asks, can see it", watching or not asked,
                       "they are @mentioned but do not watch the request, which is private"),
                 *decision_reply_checks(comments, True, requester.name, rule=rule, actions=GRANTED,
-                                       named=[people_claim([approver], pool, "approver")], weight=1)]
+                                       named=[people_claim([approver], pool, "approver")], weight=2,
+                                       named_weight=6)]
 
 
 def first_granted(requests: list[Request]) -> Request:

@@ -186,12 +186,12 @@ class OnboardNewHire(TaskTemplate):
                               and component_names(ctx.final, laptop["id"]) == {"Laptops & Hardware"},
                               f"found {len(laptops)} such tickets", weight=2),
                         *says(texts, person.right, person.others, f"The laptop request names {hire.name}",
-                              "new hire", weight=1, deniable=False),
+                              "new hire", weight=2, deniable=False),
                         *says(texts, day.right, day.others, f"The laptop request gives the start date {p['today']}",
-                              "date", weight=1),
+                              "date", weight=2),
                         check(f"The laptop request names the team {team.name}",
                               any(team.name.casefold() in t.casefold() for t in texts),
-                              "the description does not name the team")]
+                              "the description does not name the team", weight=2)]
         access = {}
         for system, level in zip(p["systems"], p["levels"]):
             found = [r for r in new if is_access_summary(r["summary"], system, hire.name)]
@@ -204,9 +204,9 @@ class OnboardNewHire(TaskTemplate):
                               and component_names(ctx.final, one["id"]) == {"Accounts & Access"},
                               f"found {len(found)} such tickets", weight=2),
                         *says(said, level_.right, level_.others, f"It asks for {level} access", "access level",
-                              weight=1, deniable=False),
+                              weight=2, deniable=False),
                         *says(said, until.right, until.others, f"It says until when: {until.right.label}",
-                              "until when", weight=1, deniable=False)]
+                              "until when", weight=2, deniable=False)]
         joined = {name: hire.id in member_ids(ctx.final, channel_named(ctx.start, name).id) for name in p["channels"]}
         missing = [f"#{n}" for n, ok in joined.items() if not ok]
         general = channel_named(ctx.start, "general")
@@ -219,8 +219,8 @@ class OnboardNewHire(TaskTemplate):
         results += [check(f"{hire.name} is in {', '.join('#' + n for n in p['channels'])}", not missing,
                           f"not in {missing}", weight=2),
                     *says(welcome, person.right, person.others, f"You welcomed {hire.name} in #general", "new hire",
-                          weight=2),
-                    *decision_reply_checks(told, False, buddy.name, systems, actions=FILED)]
+                          weight=4),  # what is written weighs about three times the work
+                    *decision_reply_checks(told, False, buddy.name, systems, actions=FILED, weight=8)]
         return results + [nothing_else_changed(ctx.diff, self._allowed(ctx, p, hire, laptops, access))]
 
     def _allowed(self, ctx, p, hire, laptops, access) -> list[Allow]:

@@ -113,13 +113,13 @@ class ShareHeadcountPlan(TaskTemplate):
             wrong = _not_deciders(ctx.start, p["workbook"], requester, ctx.actor_id)
             decides = people_claim(_deciders(ctx.start, p["workbook"], requester), wrong, "person who decides")
             results = decision_reply_checks(replies, True, requester.name, rule=claims[0], actions=SHARED,
-                                            named=[decides], weight=1)
+                                            named=[decides], weight=1, named_weight=8)
         else:
             now = ctx.final.get(Share, (p["workbook"], requester.id))
             results = [check(f"The workbook is shared with {requester.name} as a viewer",
                              now is not None and now.role == "viewer", f"share: {getattr(now, 'role', 'none')}",
                              weight=2),
-                       *decision_reply_checks(replies, False, requester.name, facts=claims, actions=SHARED)]
+                       *decision_reply_checks(replies, False, requester.name, facts=claims, actions=SHARED, weight=8)]
             allowed.append(Allow("sheets_share", ("added",), lambda r: r["workbook_id"] == p["workbook"]
                                  and r["person_id"] == requester.id))
         return results + [nothing_else_changed(ctx.diff, allowed)]

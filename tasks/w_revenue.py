@@ -223,9 +223,9 @@ class SignedOrderForms(TaskTemplate):
                         *says(replies, Candidate.money(cents), _form_pool(ctx.start, p, deal, listed),
                               f"The reply gives {deal.name}'s signed amount", "amount", weight=1)]
             allowed.append(allow_deal(deal.id, "amount_cents", "close_date"))
-        work = sum(r.weight for r in results if not r.guard)  # what the reply tells weighs as much as the work
+        work = sum(r.weight for r in results if not r.guard)  # what the reply tells weighs three times the work
         results += report_reply(replies, "The reply in the thread says it was done", MATCHED,
-                                weight=max(3, round(work)))
+                                weight=max(3, round(3 * work)))
         return results + [cells_guard(ctx, p["workbook"], ranges),
                           nothing_else_changed(ctx.diff, allowed + allow_workbook_cells(ctx, p["workbook"]))]
 

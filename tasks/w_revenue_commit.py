@@ -272,12 +272,12 @@ class MonthCommit(TaskTemplate):
         results += [check(f"You asked {ctx.start.get(Person, i).name} whether they commit their deals",
                           any(asked_about(ctx, p, reached, d, channel, asked) for d in known_by(ctx, p, i)),
                           "no message of yours reached them", weight=1) for i in knowers]
-        work = sum(r.weight for r in results if not r.guard)  # what is told weighs as much as the work
+        work = sum(r.weight for r in results if not r.guard)  # what is told weighs three times the work
         return results + [
             *says(posts, claim.right, claim.others, f"The #deals post gives the commit total {claim.right.label}",
-                  claim.kind, weight=max(5, round(0.7 * work))),
+                  claim.kind, weight=max(5, round(1.9 * work))),
             *report_reply(replied, f"You replied to {lead.name} in the thread that it is done", DONE,
-                          weight=max(3, round(0.5 * work))),
+                          weight=max(3, round(1.1 * work))),
             *says(replied, Candidate.text(p["tab"]), [Candidate.text(f"{calendar.month_name[m]} commit")
                                                        for m in MONTHS if m != p["month"]],
                   f"The reply names the \"{p['tab']}\" tab", "tab", weight=1, deniable=False),

@@ -256,7 +256,7 @@ class PipelineDrift(TaskTemplate):
         for deal_id in typed:
             name = ctx.start.get(Opportunity, deal_id).name
             results += says(told, Candidate.text(name), untouched, f"Your message to {typist.name} names {name}",
-                            "deal", weight=1.5)
+                            "deal", weight=3)
         already = {r.summary.casefold(): r for r in ctx.start.scalars(select(Ticket).where(
             Ticket.project_id == project_id(ctx.start, "SOPS")).order_by(Ticket.id)) if workflow.is_open(r.status)}
         for deal in [ctx.start.get(Opportunity, i) for i in sorted(wrong)]:
@@ -277,10 +277,11 @@ class PipelineDrift(TaskTemplate):
                               len(fixed) == len(wrong[deal.id]), f"still wrong: {set(wrong[deal.id]) - set(fixed)}",
                               weight=2),
                         *says(posts, Candidate.text(deal.name), [Candidate.text(d.name) for d in right],
-                              f"The #deals post names {deal.name}", "deal", weight=1.5),
+                              f"The #deals post names {deal.name}", "deal", weight=3),
                         *says(posts, Candidate.money(deal.amount_cents), _amount_pool(ctx.start, p, deal, right),
-                              f"The #deals post gives {deal.name}'s CRM amount", "amount", weight=2)]
-        results += report_reply(posts, "The #deals post says the rows were corrected", CORRECTED, weight=4)
+                              f"The #deals post gives {deal.name}'s CRM amount", "amount", weight=4)]
+        # what the messages tell weighs about three times the work: corrected rows reported as "ok" earn a quarter
+        results += report_reply(posts, "The #deals post says the rows were corrected", CORRECTED, weight=8)
         return results + [cells_guard(ctx, p["workbook"], ranges),
                           nothing_else_changed(ctx.diff, allowed + allow_workbook_cells(ctx, p["workbook"]))]
 

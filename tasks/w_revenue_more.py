@@ -223,10 +223,10 @@ class ExpenseReport(TaskTemplate):
                     *says(asked_for, Candidate.person(manager), [Candidate.person(ctx.start.get(Person, i)) for i in
                                                                 (p["mate"], p["mate2"], p["desk"], p["events"])],
                           f"The request names who agreed to it, {manager.name}", "manager", weight=1, deniable=False)]
-        work = sum(r.weight for r in results if not r.guard) + 4  # what the message tells weighs as much
+        work = sum(r.weight for r in results if not r.guard) + 4  # what the message tells weighs three times as much
         return results + [
             *report_reply(told, f"Your message to {manager.name} says the report is shared", SHARED,
-                          weight=max(3, round(work) - 2)),
+                          weight=max(3, round(3 * work) - 2)),
             check("It claims nothing else (one row per item)", len(rows) == len(wanted),
                   f"{len(rows)} item rows for {len(wanted)} items"),
             listed_once([(i["category"], i["amount"]) for i in rows], "item"),

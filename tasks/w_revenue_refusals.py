@@ -187,8 +187,8 @@ class ForecastHandEntry(TaskTemplate):
             and (agrees(cells.get((r, 4)), serial) or str(cells.get((r, 4))).strip() == p["won_on"])
         return [check(f"{deal.name} has its row on the {TAB} tab (account, deal, owner, amount, closed on "
                       f"{p['won_on']})", typed, f"its row reads {shown}", weight=2),
-                *decision_reply_checks(replies, False, rep.name, actions=ADDED, weight=3),
-                *stated_fact(replies, claims[0], rep.name, 3),
+                *decision_reply_checks(replies, False, rep.name, actions=ADDED, weight=5),
+                *stated_fact(replies, claims[0], rep.name, 5),
                 cells_guard(ctx, p["workbook"], [f"'{TAB}'!A2:E{(total_row(cells) or 400) + 1}"]),
                 nothing_else_changed(ctx.diff, allowed + allow_workbook_cells(ctx, p["workbook"]))]
 
@@ -289,6 +289,6 @@ class PipelineShare(TaskTemplate):
                              and r["person_id"] == requester.id))
         return [check(f"The workbook is shared with {requester.name} as a viewer", now is not None
                       and now.role == "viewer", f"share: {getattr(now, 'role', 'none')}", weight=2),
-                *decision_reply_checks(replies, False, requester.name, actions=SHARED, weight=3),
-                *stated_fact(replies, claims[0], requester.name, 3),
+                *decision_reply_checks(replies, False, requester.name, actions=SHARED, weight=5),
+                *stated_fact(replies, claims[0], requester.name, 5),
                 nothing_else_changed(ctx.diff, allowed)]

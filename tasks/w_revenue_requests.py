@@ -138,10 +138,10 @@ class CreditRequests(TaskTemplate):
             others = [r for r in rows if r is not row]
             results += [*says(notes[row["account"]], Candidate.money(row["amount"] * 100),
                               [Candidate.money(r["amount"] * 100) for r in others],
-                              f"A note on {names[row['account']]} gives the amount", "amount", weight=1.5),
+                              f"A note on {names[row['account']]} gives the amount", "amount", weight=3),
                         *says(notes[row["account"]], Candidate.text(row["invoice"]),
                               [Candidate.text(r["invoice"]) for r in others],
-                              f"It names the invoice {row['invoice']}", "invoice", weight=1, deniable=False)]
+                              f"It names the invoice {row['invoice']}", "invoice", weight=2, deniable=False)]
         sent = {}
         for band, person in approvers.items():
             dm, opened = allow_new_conversation(ctx, [actor, person])
@@ -175,26 +175,26 @@ class CreditRequests(TaskTemplate):
         if not done:
             used = {approvers[r["tier"]].id for r in rows}
             pool = [p for p in approvers.values() if p.id not in used]
-            results = reply_checks(replies, False, to, actions=("sent", "noted", "passed on", "forwarded"), weight=3)
+            results = reply_checks(replies, False, to, actions=("sent", "noted", "passed on", "forwarded"), weight=6)
             for person in {approvers[r["tier"]].id: approvers[r["tier"]] for r in rows}.values():
                 claim = Candidate.person(person)
                 results += says(replies, claim, [Candidate.person(p) for p in pool], f"Your reply to {to} names "
-                                f"{person.name}, who approves some of them", "approver", weight=1, deniable=False)
+                                f"{person.name}, who approves some of them", "approver", weight=2, deniable=False)
             return results
         owner = ctx.start.get(Account, rows[0]["account"]).owner_id
         pool = [Candidate.text(n) for i, n in ctx.start.execute(select(Account.id, Account.name).where(
             Account.owner_id == owner).order_by(Account.id)) if i not in names]
         invoices = [Candidate.text(r["earlier"]) for r in rows if not r["done"] and r["prior"]]
         rule = rule_claim(ctx.start, RULE)
-        results = refusal_reply(replies, f"Your reply to {to} declines what cannot go to an approver", ACTIONS, 2)
+        results = refusal_reply(replies, f"Your reply to {to} declines what cannot go to an approver", ACTIONS, 4)
         results += says(replies, rule.right, rule.others, f"Your reply to {to} names the rule ({RULE})", rule.kind,
                         weight=1)
         for row in done:
             results += [*says(replies, Candidate.text(names[row["account"]]), pool, f"Your reply to {to} names "
-                              f"{names[row['account']]}, whose request goes nowhere", "account", weight=1.5,
+                              f"{names[row['account']]}, whose request goes nowhere", "account", weight=3,
                               deniable=False),
                         *says(replies, Candidate.text(row["invoice"]), invoices, f"Your reply to {to} names the "
-                              f"invoice already credited, {row['invoice']}", "invoice", weight=2, deniable=False)]
+                              f"invoice already credited, {row['invoice']}", "invoice", weight=4, deniable=False)]
         return results
 
 

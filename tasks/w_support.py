@@ -137,10 +137,10 @@ class SupportEscalateCase(TaskTemplate):
                 check("The case is escalated with the bug's key", escalated(ctx, case, bug.get("key")),
                       f"case is {getattr(ctx.final.get(Case, case.id), 'status', None)}", 2),
                 *says(reasons, team.right, team.others, f"The escalation's reason names the team, {p['team']}", "team",
-                      weight=3),
+                      weight=5),
                 *says([r["body"] + " " + r["subject"] for r in added if told(r)], key.right, key.others,
-                      "You told the customer the bug's key (an email or a call logged)", "bug's key", weight=3),
-                *decision_reply_checks(replies, False, boss.name, facts=[key], actions=FILED, weight=3),
+                      "You told the customer the bug's key (an email or a call logged)", "bug's key", weight=5),
+                *decision_reply_checks(replies, False, boss.name, facts=[key], actions=FILED, weight=8),
                 nothing_else_changed(ctx.diff, bug_allowances(ctx, account.id, component) + allow_escalation(case)
                                      + dm_allowances(ctx, p["engineer"]) + [Allow("crm_activity", ("added",), told)]
                                      + (allow_posts(ctx, dm, limit=1, mentions=2) if dm else []))]

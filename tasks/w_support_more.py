@@ -171,17 +171,17 @@ class SupportDuplicateCases(TaskTemplate):
         for other in p["others"]:
             person = ctx.start.get(Person, other)
             results += says(dm_texts(ctx, other), Candidate.text(key), pool,
-                            f"Your DM to {person.name} gives the key {key}", "ticket key", weight=1)
+                            f"Your DM to {person.name} gives the key {key}", "ticket key", weight=2)
             allowed += dm_allowances(ctx, other)
         told = [told_customer(ctx, ctx.start.get(Case, cid)) for cid in p["own"]]
         emails = [f"{r['subject']} {r['body']}" for r in ctx.diff.table("crm_activity").added if any(t(r) for t in told)]
         results += says(emails, Candidate.text(key), pool, f"You told the customer the key {key} (an email or a call "
-                        "logged)", "ticket key", weight=2)
+                        "logged)", "ticket key", weight=4)
         boss = ctx.start.get(Person, p["boss"])
         dm, replies = dm_replies(ctx, boss.id)
         results += decision_reply_checks(replies, False, boss.name, facts=[Claim(Candidate.text(key), pool, "text",
                                                                                  "ticket key")],
-                                         actions=("escalated", "put", "moved", "linked"), weight=2)
+                                         actions=("escalated", "put", "moved", "linked"), weight=4)
         allowed += allow_posts(ctx, dm, limit=1, mentions=2) if dm else []
         allowed += [Allow("crm_activity", ("added",), t) for t in told]
         for cid in p["own"]:

@@ -151,12 +151,12 @@ class SupportLegalQueue(TaskTemplate):
                               2),
                         *says([r["body"] for r in answered], kind.right, kind.others, f"{key} got its first "
                               f"response: a public comment of yours saying it answers the {kind.right.label}",
-                              "request", weight=2)]
+                              "request", weight=5)]
             allowed += [Allow("tickets_ticket", ("updated",), lambda row, tid=getattr(right, "id", None):
                               row["id"] == tid, ("assignee_id", "status", "first_response_at", "updated_at")),
                         Allow("tickets_comment", ("added",), lambda row, tid=getattr(right, "id", None):
                               row["ticket_id"] == tid and row["author_id"] == ctx.actor_id and not row["internal"])]
-        results += decision_reply_checks(texts, False, owner.name, facts=claims, actions=STARTED, weight=2)
+        results += decision_reply_checks(texts, False, owner.name, facts=claims, actions=STARTED, weight=6)
         return results + [nothing_else_changed(ctx.diff, allowed)]
 
     @staticmethod

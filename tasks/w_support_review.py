@@ -219,12 +219,12 @@ class SupportEscalationReview(TaskTemplate):
         results, allowed = [], dm_allowances(ctx, vp.id)
         for key in late:
             results += says(texts, Candidate.text(key), self._others(ctx.start, found, key, late),
-                            f"Your DM to {vp.name} names {key}", "ticket key", weight=1)
+                            f"Your DM to {vp.name} names {key}", "ticket key", weight=2)
         for case, bug in found["overdue"]:
             notes = [r for r in ctx.diff.table("crm_activity").added if r["record_type"] == "case"
                      and r["record_id"] == case.id and r["kind"] == "note" and r["owner_id"] == ctx.actor_id]
             results += says([r["body"] + " " + r["subject"] for r in notes], *self._vp(ctx.start, vp),
-                            f"A note on case {case.id} says {bug.key} went to {vp.name}", "person", weight=1,
+                            f"A note on case {case.id} says {bug.key} went to {vp.name}", "person", weight=2,
                             deniable=False)
             allowed.append(Allow("crm_activity", ("added",), lambda row, cid=case.id: row["record_type"] == "case"
                                  and row["record_id"] == cid and row["kind"] == "note"
@@ -245,7 +245,7 @@ class SupportEscalationReview(TaskTemplate):
         facts = [Claim(Candidate.text(k), [Candidate.text(b.key) for _, b in found["fine"]]
                        + key_pool(ctx.start, "ENG", k, allowed=tuple(mine)), "text", "bug taken further") for k in late]
         results += decision_reply_checks(replies, False, boss.name, facts=facts, actions=("taken", "sent", "closed",
-                                                                                           "escalated"), weight=2)
+                                                                                           "escalated"), weight=6)
         allowed += allow_posts(ctx, dm, limit=1, mentions=3) if dm else []
         if not late and not found["done"]:
             results.append(check("The setup planted escalations to review", False, "none found"))  # a grader fault

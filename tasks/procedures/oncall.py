@@ -115,11 +115,11 @@ class HandOverIncident(Procedure):
                    check(f"{self.key} has your handover work note",
                          len(new_comments(ctx, ticket.id, internal=True)) == 1, "no work note of yours"),
                    *says(replies, Candidate.person(to), pool, f"Its #incidents thread says you hand over to "
-                         f"@{to.handle}", "incoming engineer", weight=1)]
+                         f"@{to.handle}", "incoming engineer", weight=2)]
         if self.state:
             notes = [c["body"] for c in new_comments(ctx, ticket.id, internal=True)]
             results += says(notes, Candidate.text(self.state), [], f"Your work note on {self.key} states its state, "
-                            f"{self.state}", "state", weight=2)
+                            f"{self.state}", "state", weight=6)
         return Graded(results, handover_allowed(ctx, ticket, to.id, channel_named(ctx.start, "incidents").id))
 
 

@@ -218,7 +218,7 @@ class ReconcilePost(Procedure):
     agreed: tuple[str, ...]
     total: int | None = None  # cents
     stale_total: int | None = None
-    weight: float = 4.0  # of the claims together (more than half of the task's requirements)
+    weight: float = 11.0  # of the claims together: the post that reports the work weighs most of the task's
 
     def steps(self):
         return [ToolCall("chat_post_message", {"channel": "deals", "text": self.text}, role="report")]
