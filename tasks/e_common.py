@@ -41,7 +41,7 @@ CONFIRMED = ["Update on {thing}: {source} confirmed {old}, so please go ahead wi
              "Good news on {thing}: {source} double-checked and {old} stands. Go ahead with {old}.",
              "Confirmed on {thing}: {source} is fine with {old}, so {old} it is."]
 # How a correction right after the agent's first change reads, or a re-check that keeps the value.
-CORRECTED = ["Sorry, I gave you the wrong figure for {thing}: {source} says {new}, not {old}. Please fix it to {new}.",
+CORRECTED = ["Sorry, I got {thing} wrong: {source} says {new}, not {old}. Please fix it to {new}.",
              "Correction on {thing}: I misread {source}'s note, it's {new} rather than {old}.",
              "My mistake on {thing}: per {source} it should be {new}, not {old}. Could you change it?"]
 RECHECKED = ["Double-checked {thing} with {source}: {old} is right, nothing to change.",
