@@ -57,6 +57,14 @@ INSTRUCTIONS = ["{requester} asked you for something by DM and said a confirmati
 DELAY_MINUTES = (15, 55)  # when the follow-up comes, after the company's "now"
 
 
+class Correction:
+    """A follow-up template's mixin: the requester corrects the value they gave (or re-checks it) right
+    after the agent's first change, as a colleague who sees the figure entered would."""
+
+    after_first_write = True
+    changed, confirmed = CORRECTED, RECHECKED
+
+
 def workday(day: date) -> date:
     """The day itself, or the Monday after a weekend day."""
     return day + timedelta(days=(7 - day.weekday()) % 7) if day.weekday() >= 5 else day

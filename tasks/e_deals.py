@@ -21,7 +21,7 @@ from officegym.graders.statements import Candidate
 from .base import Target, ToolCall
 from .common import pick
 from .crm import allow_deal, deal_lookalikes, deals_of, money, today
-from .e_common import CORRECTED, RECHECKED, Drawn, FollowupTemplate, workday
+from .e_common import Correction, Drawn, FollowupTemplate, workday
 from .registry import register
 from .split import person_in
 from .w_deals_common import date_said
@@ -86,10 +86,8 @@ class DealAmountFollowup(DealFollowup):
 
 
 @register
-class DealAmountCorrection(DealAmountFollowup):
+class DealAmountCorrection(Correction, DealAmountFollowup):
     id, split = "e.deal_amount_correction", "test"
-    after_first_write = True
-    changed, confirmed = CORRECTED, RECHECKED
     summary = "Set a deal's amount as its owner's manager asked, and fix it when they correct their figure."
 
 

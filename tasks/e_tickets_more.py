@@ -13,17 +13,15 @@ from officegym.graders.statements import Candidate
 
 from .base import ToolCall
 from .common import pick
-from .e_common import CORRECTED, RECHECKED, Drawn
+from .e_common import Correction, Drawn
 from .e_tickets import TicketDueFollowup
 from .registry import register
 from .tickets_common import allow_ticket
 
 
 @register
-class TicketDueCorrection(TicketDueFollowup):
+class TicketDueCorrection(Correction, TicketDueFollowup):
     id, split = "e.ticket_due_correction", "train"
-    after_first_write = True
-    changed, confirmed = CORRECTED, RECHECKED
     summary = "Set a ticket's due date as its reporter asked, and fix it when they correct the date they gave."
 
 
