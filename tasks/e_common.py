@@ -73,11 +73,12 @@ def workday(day: date) -> date:
 def confirmed(stated: CheckResult, state: list[CheckResult]) -> CheckResult:
     """The confirmation as a requirement: it states the final value and the record holds that value
     (a confirmation of a value not set is a false report), and it weighs three times the state's
-    checks, so that the write with a hollow reply ("ok") earns at most a quarter of the score."""
+    checks, so that the write with a hollow reply ("ok") earns at most a quarter of the score (where
+    the state's checks are all guards, it is the only requirement)."""
     unset = [c.requirement for c in state if not c.passed]
     detail = stated.detail if not stated.passed else f"what it states was not done: {unset[0]}" if unset else ""
     return check(f"{stated.requirement}, which is what the record holds", stated.passed and not unset, detail,
-                 weight=3 * sum(c.weight for c in state))
+                 weight=3 * sum(c.weight for c in state) or 1.0)
 
 
 @dataclass
