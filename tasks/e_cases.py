@@ -12,13 +12,14 @@ from officegym.apps.org.models import Person
 from officegym.colleagues.events import Event
 from officegym.graders.checks import Allow, check
 
-from .base import Target, ToolCall
+from .base import Lookalikes, Target, ToolCall
 from .common import pick
 from .e_common import Drawn, FollowupTemplate
 from .registry import register
 from .split import in_split, person_in
 from .w_support_common import case_lookalikes, open_cases
 
+LOOKALIKES = 20
 REPLY_PENDING = ["{source} is checking how widely it hits them; I'll log their reply on the case as soon as it comes "
                  "in, and if it calls for another priority, go with the reply.",
                  "We're waiting on {source} to say how bad it is; their answer will be on the case (I log it when "
@@ -42,9 +43,11 @@ class CasePriorityCustomerReply(FollowupTemplate):
     summary = "Set a customer case's priority as its owner's manager asked, or higher if the customer's reply says so."
 
     def candidates(self, session) -> list[tuple[Case, Person]]:
-        """Open cases of the split, below Urgent, with a contact, and the owner's manager, who may edit them."""
+        """Open cases of the split, below Urgent, with a contact (never the newest open case), and the
+        owner's manager, who may edit them."""
         found = []
-        for case in open_cases(session, Case.contact_id.is_not(None), Case.priority != "Urgent"):
+        newest = max(c.id for c in open_cases(session))
+        for case in open_cases(session, Case.contact_id.is_not(None), Case.priority != "Urgent", Case.id != newest):
             owner = session.get(Person, case.owner_id)
             if not (in_split(self.split, "case", case.id) and person_in(self.split, owner.id) and owner.manager_id):
                 continue
@@ -80,7 +83,12 @@ class CasePriorityCustomerReply(FollowupTemplate):
 
     def record(self, start, inst):
         case = start.get(Case, inst.params["case"])
-        return Target("case", case.id, case_lookalikes(start, case, inst.actor_id))
+        mine = case_lookalikes(start, case, inst.actor_id)
+
+        def find() -> list[int]:  # the owner's others, then the newest open cases, so that one is newer
+            newer = [c.id for c in reversed(open_cases(start, Case.id != case.id)) if c.id not in mine]
+            return [*list(mine)[:LOOKALIKES - 4], *newer][:LOOKALIKES]
+        return Target("case", case.id, Lookalikes(find))
 
     def state_checks(self, ctx, inst):
         case = ctx.final.get(Case, inst.params["case"])

@@ -25,7 +25,7 @@ from .common import pick
 from .crm import allow_deal, deals_of
 from .e_common import Drawn, FollowupTemplate
 from .registry import register
-from .split import person_in
+from .split import in_split, person_in
 from .w_deals_common import item_lookalikes
 
 ASKED = [25, 30, 35, 40]  # percent a pending request asks for, above the limit
@@ -60,7 +60,7 @@ class DiscountApprovalRevoked(FollowupTemplate):
                  if d.id not in pending and person_in(self.split, d.owner_id)
                  and session.get(Person, d.owner_id).manager_id is not None
                  for i in crm.line_items(session, session.get(Person, d.owner_id), d.id)
-                 if i.discount_bp < DISCOUNT_LIMIT * 100]
+                 if i.discount_bp < DISCOUNT_LIMIT * 100 and in_split(self.split, "line_item", i.id)]
         deal, item = pick(rng, items)
         owner = session.get(Person, deal.owner_id)
         manager = crm.approver_for(session, owner, deal.id)
