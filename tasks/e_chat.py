@@ -45,14 +45,16 @@ class NoticeChannelFollowup(FollowupTemplate):
         people = [p for p in session.scalars(select(Person).where(Person.manager_id.is_not(None)).order_by(Person.id))
                   if person_in(self.split, p.id) and len(self.places(session, p)) >= 3]
         actor = pick(rng, people)
-        first, moved = rng.sample(self.places(session, actor), 2)
+        places = self.places(session, actor)
+        first, moved = rng.sample(places, 2)
         final = moved if changes else first
         day = workday(clock.company_now(session).date() + timedelta(days=rng.randint(3, 14)))
         notice = pick(rng, NOTICES).format(day=day.isoformat())
         return Drawn(actor, session.get(Person, actor.manager_id), "the notice's channel", pick(rng, [
             "HR", "the office manager", "our director", "the comms team"]),
             f"post this notice in {{value}}: \"{notice}\"", first, final,
-            [c for c in self.places(session, actor) if c != final][:4], {"notice": notice, "day": day.isoformat()})
+            [c for c in dict.fromkeys([first, moved, *places]) if c != final][:4],
+            {"notice": notice, "day": day.isoformat()})
 
     def places(self, session, person: Person) -> list[str]:
         """The open channels of the split a person is in, as "#name"."""
