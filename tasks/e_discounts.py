@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from officegym import clock
 from officegym.apps.crm import services as crm
-from officegym.apps.crm.models import DISCOUNT_LIMIT, DiscountApproval, LineItem, Opportunity
+from officegym.apps.crm.models import DISCOUNT_LIMIT, DiscountApproval, LineItem
 from officegym.apps.org.models import Person
 from officegym.colleagues.events import Event
 from officegym.graders.checks import Allow, check, guard
