@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -24,7 +24,7 @@ from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Channel
 from officegym.apps.org.models import Person
 from officegym.colleagues.events import Event
-from officegym.graders.checks import Allow, CheckResult, nothing_else_changed
+from officegym.graders.checks import Allow, CheckResult, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
@@ -40,6 +40,13 @@ CHANGED = ["Update on {thing}: {source} came back with {new}, not {old}. Please 
 CONFIRMED = ["Update on {thing}: {source} confirmed {old}, so please go ahead with {old}.",
              "Good news on {thing}: {source} double-checked and {old} stands. Go ahead with {old}.",
              "Confirmed on {thing}: {source} is fine with {old}, so {old} it is."]
+# How a correction right after the agent's first change reads, or a re-check that keeps the value.
+CORRECTED = ["Sorry, I got {thing} wrong: {source} says {new}, not {old}. Please fix it to {new}.",
+             "Correction on {thing}: I misread {source}'s note, it's {new} rather than {old}.",
+             "My mistake on {thing}: per {source} it should be {new}, not {old}. Could you change it?"]
+RECHECKED = ["Double-checked {thing} with {source}: {old} is right, nothing to change.",
+             "Just re-read {source}'s note on {thing}: {old} is correct, thanks.",
+             "Confirming {thing}: {source} agrees with {old}, all good."]
 INSTRUCTIONS = ["{requester} asked you for something by DM and said a confirmation would follow. Handle it so "
                 "that it matches what was finally agreed, then confirm to them in that DM what you set.",
                 "Take care of the request {requester} sent you in a direct message; they are waiting on a "
@@ -48,6 +55,30 @@ INSTRUCTIONS = ["{requester} asked you for something by DM and said a confirmati
                 "There is a request from {requester} in your DMs that is still being confirmed. Do what it asks, as "
                 "finally agreed, and tell {requester} in the DM what you set."]
 DELAY_MINUTES = (15, 55)  # when the follow-up comes, after the company's "now"
+
+
+class Correction:
+    """A follow-up template's mixin: the requester corrects the value they gave (or re-checks it) right
+    after the agent's first change, as a colleague who sees the figure entered would."""
+
+    after_first_write = True
+    changed, confirmed = CORRECTED, RECHECKED
+
+
+def workday(day: date) -> date:
+    """The day itself, or the Monday after a weekend day."""
+    return day + timedelta(days=(7 - day.weekday()) % 7) if day.weekday() >= 5 else day
+
+
+def confirmed(stated: CheckResult, state: list[CheckResult]) -> CheckResult:
+    """The confirmation as a requirement: it states the final value and the record holds that value
+    (a confirmation of a value not set is a false report), and it weighs three times the state's
+    checks, so that the write with a hollow reply ("ok") earns at most a quarter of the score (where
+    the state's checks are all guards, it is the only requirement)."""
+    unset = [c.requirement for c in state if not c.passed]
+    detail = stated.detail if not stated.passed else f"what it states was not done: {unset[0]}" if unset else ""
+    return check(f"{stated.requirement}, which is what the record holds", stated.passed and not unset, detail,
+                 weight=3 * sum(c.weight for c in state) or 1.0)
 
 
 @dataclass
@@ -77,6 +108,7 @@ class FollowupTemplate(TaskTemplate):
     # see entered) rather than at a simulated time.
     after_first_write = False
     pending = PENDING  # how the request frames what is still to come ({source}, {alt})
+    changed, confirmed = CHANGED, CONFIRMED  # how the follow-up reads ({thing}, {source}, {old}, {new})
 
     def draw(self, session: Session, rng: random.Random, instance: int, changes: bool) -> Drawn:
         """Pick the records, the people and the values of one instance."""
@@ -110,7 +142,7 @@ class FollowupTemplate(TaskTemplate):
         request = (f"Hi @{actor.handle}, could you {drawn.ask.format(value=first)}? "
                    + pick(rng, self.pending).format(source=drawn.source, alt=self.candidate(
                        drawn.final if drawn.alt is None else drawn.alt).label))
-        follow = pick(rng, CHANGED if changes else CONFIRMED).format(thing=drawn.thing, source=drawn.source,
+        follow = pick(rng, self.changed if changes else self.confirmed).format(thing=drawn.thing, source=drawn.source,
                                                                       old=first, new=final)
         sent_before, due_after = rng.randint(5, 40), rng.randint(*DELAY_MINUTES)
         dm = chat.conversation_name([actor, requester])
@@ -164,10 +196,11 @@ class FollowupTemplate(TaskTemplate):
         channel = ctx.final.scalar(select(Channel.id).where(Channel.name == chat.conversation_name(people)))
         texts = [r["text"] for r in ctx.diff.table("chat_message").added
                  if r["author_id"] == ctx.actor_id and r["channel_id"] == channel]
-        claim = self.claim(inst)
-        return [*self.state_checks(ctx, inst),
-                *says(texts, claim.right, claim.others,
-                      f"The confirmation to the requester in their DM states {claim.right.label}", claim.kind),
+        claim, state = self.claim(inst), self.state_checks(ctx, inst)
+        stated, *said_guards = says(texts, claim.right, claim.others,
+                                    f"The confirmation to the requester in their DM states {claim.right.label}",
+                                    claim.kind)
+        return [*state, confirmed(stated, state), *said_guards,
                 *self.guards(ctx, inst, self.allowances(ctx, inst) + allow_posts(ctx, channel))]
 
     def guards(self, ctx, inst: TaskInstance, allowed: list[Allow]) -> list[CheckResult]:

@@ -22,7 +22,7 @@ from officegym.graders.checks import check
 
 from .base import TaskInstance, ToolCall
 from .common import pick
-from .e_common import Drawn, FollowupTemplate
+from .e_common import Drawn, FollowupTemplate, workday
 from .registry import register
 from .split import in_split, person_in
 from .tickets_common import allow_ticket, ticket_target, workers
@@ -30,11 +30,6 @@ from .w_deals_common import date_said
 
 SOURCES = ["the release manager", "the customer", "their team lead", "the change board"]
 MOVES = [2, 3, 4, 7, 9]  # days a moved date moves by
-
-
-def _workday(day: date) -> date:
-    """The day itself, or the Monday after a weekend day."""
-    return day + timedelta(days=(7 - day.weekday()) % 7) if day.weekday() >= 5 else day
 
 
 @register
@@ -53,11 +48,11 @@ class TicketDueFollowup(FollowupTemplate):
     def draw(self, session, rng, instance, changes):
         ticket = pick(rng, self.candidates(session))
         today = clock.company_now(session).date()
-        first = _workday(today + timedelta(days=rng.randint(3, 12)))
+        first = workday(today + timedelta(days=rng.randint(3, 12)))
         move = pick(rng, MOVES)
-        final = _workday(first + timedelta(days=move)) if changes else first
-        others = sorted({d for d in (ticket.due_date, first, _workday(first + timedelta(days=move)),
-                                     _workday(first + timedelta(days=move + 7))) if d} - {final})
+        final = workday(first + timedelta(days=move)) if changes else first
+        others = sorted({d for d in (ticket.due_date, first, workday(first + timedelta(days=move)),
+                                     workday(first + timedelta(days=move + 7))) if d} - {final})
         return Drawn(session.get(Person, ticket.assignee_id), session.get(Person, ticket.reporter_id),
                      f"the due date of {ticket.key}", pick(rng, SOURCES),
                      f"set the due date of {ticket.key} ({ticket.summary}) to {{value}}", first.isoformat(),
@@ -101,7 +96,7 @@ class TicketEscalationDue(TicketDueFollowup):
 
     def draw(self, session, rng, instance, changes):
         drawn = super().draw(session, rng, instance, changes)
-        sooner = _workday(date.fromisoformat(drawn.first) - timedelta(days=rng.randint(2, 3))).isoformat()
+        sooner = workday(date.fromisoformat(drawn.first) - timedelta(days=rng.randint(2, 3))).isoformat()
         ticket = session.get(Ticket, drawn.params["ticket"])
         escalator = pick(rng, [p for p in workers(session, ticket, (ticket.assignee_id,))
                                if is_worker(session, p, ticket)])

@@ -47,6 +47,9 @@ KINDS: dict[str, Callable[[Session, Person, dict[str, Any]], Any]] = {
     "update_opportunity": lambda s, who, a: crm.update_opportunity(s, who, a["opportunity"], **a["changes"]),
     "update_case": lambda s, who, a: crm.update_case(s, who, a["case"], **a["changes"]),
     "reject_discount": lambda s, who, a: crm.reject_discount(s, who, a["approval"], a.get("note", "")),
+    "approve_discount": lambda s, who, a: crm.approve_discount(s, who, a["approval"], a.get("note", "")),
+    "log_activity": lambda s, who, a: crm.log_activity(s, who, a["record_type"], a["record_id"], a["kind"],
+                                                       a["subject"], a.get("body", "")),
 }
 
 
