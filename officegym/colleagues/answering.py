@@ -68,7 +68,7 @@ def answer_as(session: Session, colleague: Person, message: Message, direct: boo
         records = knowledge.named_records(session, message.text, skip | {asker.id, colleague.id})
         seen = visibility.visible_records(session, asker, records)
         asked = replies.Asked(asker, session.get(Channel, message.channel_id), message.text, seen,
-                              visibility.unseen_keys(message.text, seen))
+                              visibility.unseen_keys(session, asker, message.text))
         allowed, refused = asking.split_requests(session, colleague, asker, seen, message.text)
         with attribution.caused_by(session, message):
             decided = _decide_discounts(session, colleague, allowed)

@@ -25,9 +25,10 @@ from officegym.apps.crm.access import scope_of
 from officegym.apps.org import services as org
 from officegym.apps.org.models import Person
 from officegym.apps.tickets import services as tickets
+from officegym.apps.tickets.models import Ticket
 from officegym.errors import Forbidden, NotFound
 
-from .knowledge import KEY_PATTERN, Record
+from .knowledge import KEY_PATTERN, MAX_RECORDS, Record
 
 DEALS_CHANNEL = "deals"
 SHARING_ARTICLE = "Data sharing: salaries and customer data"
@@ -57,10 +58,15 @@ def visible_records(session: Session, asker: Person, records: list[Record]) -> l
     return [record for record in records if may_see(session, asker, record)]
 
 
-def unseen_keys(text: str, seen: list[Record]) -> list[str]:
-    """Ticket keys written in the text that are not a ticket the asker sees (hidden or nonexistent alike)."""
-    known = {r.row.key for r in seen if r.kind == "ticket"}
-    return [key for key in dict.fromkeys(KEY_PATTERN.findall(text)) if key not in known]
+def unseen_keys(session: Session, asker: Person, text: str) -> list[str]:
+    """Ticket keys written in the text (the first MAX_RECORDS, whether they exist or not) that are not
+    a ticket the asker sees: hidden and nonexistent alike, and never one the asker sees that the
+    answer had no room to speak of."""
+    keys = list(dict.fromkeys(KEY_PATTERN.findall(text)))[:MAX_RECORDS]
+    named = [Record("ticket", f"ticket:{t.key}", t.key, t, 0)
+             for t in session.scalars(select(Ticket).where(Ticket.key.in_(keys)))] if keys else []
+    known = {r.row.key for r in visible_records(session, asker, named)}
+    return [key for key in keys if key not in known]
 
 
 def reads_deals(session: Session, asker: Person) -> bool:

@@ -15,6 +15,7 @@ from officegym.apps.crm.models import DiscountApproval, LineItem, Opportunity
 from officegym.apps.org.models import Person
 from officegym.apps.tickets.access import can_see
 from officegym.apps.tickets.models import Project, Ticket
+from officegym.colleagues.wording import WORDINGS
 
 
 def _deal_case(s) -> dict:
@@ -174,3 +175,21 @@ def test_a_private_request_is_discussed_in_a_dm_only(agent_as, cases):
     agent.wait_out()
     reply = agent.ok("chat_get_thread", {"message_id": asked["id"]})["replies"][0]["text"]
     assert "DM" in reply and not any(fact in reply for fact in case["facts"])
+
+
+def test_a_ticket_the_asker_sees_is_never_called_unseen_when_others_are_named_first(agent_as, cases, store):
+    """An answer speaks of a few records; a ticket the asker sees that it has no room for is left
+    out, never called one the asker cannot see (a hidden one still is)."""
+    case = cases["ticket"]
+    episode = store.create(scale="small", seed=0)
+    try:
+        with episode.session() as s:
+            others = s.scalars(select(Person.handle).where(Person.handle.not_in(
+                [case["colleague"], *case["may"], *case["may_not"]])).order_by(Person.id).limit(4)).all()
+    finally:
+        store.delete(episode.id)
+    text = f"Quick one, with @{' @'.join(others)} in copy: where is {case['label']}?"
+    for asker, sees in [(case["may"][0], True), (case["may_not"][0], False)]:
+        reply = ask(agent_as(asker), case["colleague"], text)
+        unseen = [w.format(what=case["label"]) for w in WORDINGS["unseen"] if w.format(what=case["label"]) in reply]
+        assert bool(unseen) is not sees, (asker, reply)
