@@ -76,6 +76,15 @@ _HOLDS_OFF = re.compile(
     r"\b(?:before (?:i|we|it|you|they|anyone) can|on hold|stays? open until|(?:waits?|waiting) (?:on|for)|"
     r"(?:doesn'?t|does not|don'?t|do not|never) (?:grant|share|give|close|approve|promise)s?|"
     r"cancel(?:l?ed|l?ing|s)?|only (?:once|after|when|if))\b")
+# Declines that say the asked-for action was not taken: "I have not granted IT-747 yet", "I did not
+# change the sheet", "I left the row as it is", "not doing that".
+_NOT_TAKEN = re.compile(
+    r"\b(?:i|we)(?:'ve|'d)? (?:have |had |did |do |am |are )?(?:not|never|haven'?t|hadn'?t|didn'?t|don'?t)\b"
+    r"|\b(?:left|leave|leaving|keep|keeping|kept) (?:[\w'-]+ ){0,3}?(?:as (?:it is|they are|is|it was|they were)|alone|"
+    r"untouched|unchanged)\b|\bnot doing\b")
+# What a negation may deny without denying the work: a heading of what was left as it was ("Not
+# changed: the rows of ..."), and a negated seeing ("rows I cannot see") that explains an aside.
+_ASIDE = re.compile(r"\s*:|\s+(?:see|view|find|tell|read)\b")
 # What after a participle makes it a condition, not a claim: "access is granted only once ...".
 _CONDITION_AFTER = re.compile(r"\s*(?:only )?(?:once(?! (?:again|more))|as soon as|when|if|after|until)\b")
 # Negations, modals and conditions that govern a participle right before it ("to" left out: "access to
@@ -124,13 +133,16 @@ def claims_done(text: str, actions: Iterable[str] = ()) -> list[str]:
 def declines(text: str) -> bool:
     """Whether a text declines what was asked (a refusal, or a negated ability or permission)."""
     read = _read(text)
-    return bool(_DECLINE.search(read) or _HOLDS_OFF.search(read))
+    return bool(_DECLINE.search(read) or _HOLDS_OFF.search(read) or _NOT_TAKEN.search(read))
 
 
 def denials(text: str) -> list[str]:
-    """The places where a text says the work was not done, was refused or could not be done."""
+    """The places where a text says the work was not done, was refused or could not be done; a
+    heading of what was left as it was ("Not changed: ...") or a negated seeing ("rows I cannot see")
+    speaks of other records, not of the work."""
     read = _read(text)
-    return [m.group() for m in _DENIAL.finditer(read)] + [m.group() for m in _DECLINE.finditer(read)]
+    found = [*_DENIAL.finditer(read), *_DECLINE.finditer(read)]
+    return [m.group() for m in found if not _ASIDE.match(read, m.end())]
 
 
 def refusal_reply(texts: Iterable[str], requirement: str, actions: Iterable[str] = (),

@@ -112,16 +112,34 @@ def amounts_written(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
-def stated(text: str, candidates: list[Candidate]) -> dict[int, list[tuple[int, int]]]:
-    """Which candidates (by index) a text states, with the spans where it states them."""
+def _short_forms(candidate: Candidate) -> set[str]:
+    """The spellings of a candidate that are only the first word of another of its spellings (a
+    first name beside the full name)."""
+    folded = [_fold(s) for s in candidate.spellings]
+    return {s for s in folded if " " not in s and any(f.startswith(s + " ") for f in folded)}
+
+
+def _name_goes_on(cased: str, end: int) -> bool:
+    """Whether a capitalised word follows text[:end] after one space: the rest of another full name
+    ("Joshua Chavez" does not name Joshua Good by his first name)."""
+    return cased[end:end + 1] == " " and cased[end + 1:end + 2].isupper()
+
+
+def stated(text: str, candidates: list[Candidate], cased: str | None = None) -> dict[int, list[tuple[int, int]]]:
+    """Which candidates (by index) a text states, with the spans where it states them. A first name
+    counts as a short form of its full name only where no other name goes on after it, which is read
+    from the text as written (`cased`, when `text` has been case folded)."""
     folded = _fold(text or "")
+    cased = cased if cased is not None and len(cased) == len(folded) else (text or "")
     spans = []
     for index, candidate in enumerate(candidates):
+        short = _short_forms(candidate)
         for spelling in candidate.spellings:
             needle = _fold(spelling)
             at = folded.find(needle)
             while needle and at >= 0:
-                if _bounded(folded, at, at + len(needle)):
+                if _bounded(folded, at, at + len(needle)) and not (
+                        needle in short and _name_goes_on(cased, at + len(needle))):
                     spans.append((at, at + len(needle), index))
                 at = folded.find(needle, at + 1)
         if candidate.pattern:
@@ -194,6 +212,45 @@ def excluded(text: str, start: int, end: int) -> bool:
     return bool(_EXCLUDED_AFTER.match(after))
 
 
+# Words before a value in its clause that make it an earlier or superseded value, not the result:
+# "I had first set it to 2026-03-27", "previously Globex", "instead of Globex".
+_EARLIER_BEFORE = {"first", "earlier", "previously", "previous", "originally", "original", "initially", "formerly",
+                   "former", "old", "superseded", "replaced", "replacing", "prior"}
+_EARLIER_PHRASES_BEFORE = ("instead of", "rather than", "in place of", "no longer")
+_EARLIER_AFTER = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:superseded|replaced|no longer|previously|before that|"
+                            r"originally|at first|earlier)\b")
+# What, in a sentence, sets its values aside as left as they were: a heading ("Not changed: ...",
+# "Untouched: ...") or a phrase of leaving them ("left them as they are", "left alone").
+_UNTOUCHED_HEADING = re.compile(r"\W*(?:not changed|unchanged|untouched|not touched|left as (?:is|they are|it is)|"
+                                r"left alone|not updated|no change)\s*:")
+_UNTOUCHED_PHRASE = re.compile(r"\b(?:untouched|unchanged|not changed|(?:left|leave|leaving|kept|keep)\b.*"
+                               r"\b(?:as (?:they are|it is|is|they were|it was)|alone))\b")
+
+
+def _sentence(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence (or ';'-separated part) holding text[start:end]."""
+    left = max(text.rfind(c, 0, start) for c in ".!?\n;") + 1
+    right = re.search(r"[!?\n;]|\.(?!\d)", text[end:])
+    return left, end + right.start() if right else len(text)
+
+
+def set_aside(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is named as an earlier, superseded value ("I had first set it to
+    2026-03-27", "instead of Globex", "Globex (superseded)") or as one left as it was ("Not changed:
+    the rows of Globex ...", "I left Globex as it is"): either way it is not
+    a competing statement of the result."""
+    left, _ = _clause(text, start, end)
+    before = [_fold(m.group()) for m in _WORD.finditer(text, left, start)]
+    if _EARLIER_BEFORE & set(before) or any(p in " ".join(before) for p in _EARLIER_PHRASES_BEFORE):
+        return True
+    if _EARLIER_AFTER.match(re.split(r"[.!?;,\n]", text[end:], maxsplit=1)[0]):
+        return True
+    sentence_start, sentence_end = _sentence(text, start, end)
+    clause_start, clause_end = _clause(text, start, end)
+    return bool(_UNTOUCHED_HEADING.match(text, sentence_start, sentence_end)
+                or _UNTOUCHED_PHRASE.search(text, clause_start, clause_end))
+
+
 def denied(text: str, spans: list[tuple[int, int]]) -> bool:
     """Whether every place a text states something is denied, hedged or only asked."""
     return bool(spans) and all(governed(text, s, e) for s, e in spans)
@@ -207,18 +264,20 @@ def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], re
     `deniable`: "the VPN password isn't safe, please rotate it" still names the VPN; nor is a value
     of one of NAMING_KINDS (the rule a refusal cites)."""
     deniable = deniable and kind not in NAMING_KINDS
-    texts = [_fold(normalise(t)) for t in texts if t]
+    written = [normalise(t) for t in texts if t]
+    texts = [_fold(t) for t in written]
     pool = [right] + [c for c in others if c != right and c.label != right.label]
     affirmed, extra, denials = False, [], []
-    for text in texts:
-        found = stated(text, pool)
+    for text, cased in zip(texts, written):
+        found = stated(text, pool, cased)
         if 0 in found:
+            claimed = [(s, e) for s, e in found[0] if not set_aside(text, s, e)]
             if deniable and denied(text, found[0]):
                 denials.append(text)
-            else:
+            elif claimed:
                 affirmed = True
         extra += [pool[i].label for i in sorted(found)
-                  if i != 0 and not all(excluded(text, s, e) for s, e in found[i])]
+                  if i != 0 and not all(excluded(text, s, e) or set_aside(text, s, e) for s, e in found[i])]
     shown = [t[:120] for t in texts[:3]]
     return [check(requirement, affirmed, f"texts found: {shown}" if texts else "no such text was written", weight),
             guard(f"Nothing else is stated in place of {right.label}: no other {kind}, no denial",
