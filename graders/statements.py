@@ -213,10 +213,10 @@ def excluded(text: str, start: int, end: int) -> bool:
 
 
 # Words before a value in its clause that make it an earlier or superseded value, not the result:
-# "I had first set it to 2026-03-27", "previously Globex", "instead of Globex".
-_EARLIER_BEFORE = {"first", "earlier", "previously", "previous", "originally", "original", "initially", "formerly",
-                   "former", "old", "superseded", "replaced", "replacing", "prior"}
-_EARLIER_PHRASES_BEFORE = ("instead of", "rather than", "in place of", "no longer")
+# "I had first set it to 2026-03-27", "originally Globex", "instead of Globex" (the last five words), "previously 2026-03-27".
+_EARLIER_BEFORE = {"originally", "initially", "formerly", "replacing"}
+_EARLIER_PHRASES_BEFORE = ("instead of", "rather than", "in place of", "no longer", "had first", "first set",
+                           "at first", "was first", "had set", "had put", "previously set", "earlier set")
 _EARLIER_AFTER = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:superseded|replaced|no longer|previously|before that|"
                             r"originally|at first|earlier)\b")
 # What, in a sentence, sets its values aside as left as they were: a heading ("Not changed: ...",
@@ -240,10 +240,10 @@ def set_aside(text: str, start: int, end: int) -> bool:
     the rows of Globex ...", "I left Globex as it is"): either way it is not
     a competing statement of the result."""
     left, _ = _clause(text, start, end)
-    before = [_fold(m.group()) for m in _WORD.finditer(text, left, start)]
-    if _EARLIER_BEFORE & set(before) or any(p in " ".join(before) for p in _EARLIER_PHRASES_BEFORE):
+    before = [_fold(m.group()) for m in _WORD.finditer(text, left, start)][-5:]
+    if _EARLIER_BEFORE & set(before) or before[-1:] in (["previously"], ["earlier"]) or any(p in " ".join(before) for p in _EARLIER_PHRASES_BEFORE):
         return True
-    if _EARLIER_AFTER.match(re.split(r"[.!?;,\n]", text[end:], maxsplit=1)[0]):
+    if _EARLIER_AFTER.match(re.split(r"[.!?;,\n()]", text[end:], maxsplit=1)[0]):
         return True
     sentence_start, sentence_end = _sentence(text, start, end)
     clause_start, clause_end = _clause(text, start, end)

@@ -27,6 +27,8 @@ def passed(results) -> list[bool]:
 @pytest.mark.parametrize("text, expected", [
     ("DM: its due date is now 2026-03-25 (I had first set it to 2026-03-27)", [True, True]),
     ("Due 2026-03-25, instead of 2026-03-27.", [True, True]),
+    ("due 2026-03-25 (previously 2026-03-27)", [True, True]),
+    ("as previously agreed, the first due date is 2026-03-25", [True, True]),
     ("Done.", [False, True]),
     ("ok", [False, True]),
     ("the date is not 2026-03-25", [False, False]),
