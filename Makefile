@@ -36,9 +36,11 @@ postgres:
 run: $(STAMP)
 	$(BIN)/officegym serve
 
-# One test process per core; the PostgreSQL tests share one of them (tests/conftest.py).
+# One test process per core, and one more for the PostgreSQL tests, which run in one process
+# (tests/conftest.py) and mostly wait on the server.
+WORKERS := $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP) chromium xfsprogs postgres
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadgroup
 
 # The quick suite for the edit-and-test loop (a few minutes, nothing to install beyond .venv): the
 # services, graders and MCP tools of every app and the UI's pages through Flask's client, on SQLite;
