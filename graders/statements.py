@@ -262,7 +262,8 @@ def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], re
     states another candidate of `kind` from `others` or denies `right`. A value that only names
     what the text is about (which password, which ticket), rather than what it claims, is not
     `deniable`: "the VPN password isn't safe, please rotate it" still names the VPN; nor is a value
-    of one of NAMING_KINDS (the rule a refusal cites)."""
+    of one of NAMING_KINDS (the rule a refusal cites). Nor is such a value set aside by being earlier
+    work: "INV-12 was already credited earlier" still names the invoice."""
     deniable = deniable and kind not in NAMING_KINDS
     written = [normalise(t) for t in texts if t]
     texts = [_fold(t) for t in written]
@@ -271,7 +272,7 @@ def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], re
     for text, cased in zip(texts, written):
         found = stated(text, pool, cased)
         if 0 in found:
-            claimed = [(s, e) for s, e in found[0] if not set_aside(text, s, e)]
+            claimed = [(s, e) for s, e in found[0] if not (deniable and set_aside(text, s, e))]
             if deniable and denied(text, found[0]):
                 denials.append(text)
             elif claimed:

@@ -82,7 +82,7 @@ def instance_where(store, task_id: str, wanted) -> int:
 
 
 def assert_succeeds(result):
-    assert result.success, [c for c in result.to_dict()["checks"] if not c["passed"]]
+    assert result.success, [(c["requirement"], c.get("detail")) for c in result.to_dict()["checks"] if not c["passed"]]
 
 
 def twin_in_other_words(store, task: str, refused: bool, reply, also=lambda inst: True):
