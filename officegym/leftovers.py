@@ -100,7 +100,10 @@ def sweep(store) -> list[str]:
     sweep_pools(folder, ORPHAN_AGE)
     for path in sorted([*folder.glob("*.sqlite"), *folder.glob("*.steps"), *folder.glob("*.json.partial")]):
         stem = path.name.split(".")[0]
-        if (folder / f"{stem}.json").exists() or time.time() - path.stat().st_mtime <= ORPHAN_AGE:
+        try:
+            if (folder / f"{stem}.json").exists() or time.time() - path.stat().st_mtime <= ORPHAN_AGE:
+                continue
+        except FileNotFoundError:  # deleted meanwhile by its own process
             continue
         path.unlink(missing_ok=True)
         if path.suffix == ".sqlite":

@@ -50,6 +50,9 @@ WORLD_KEY = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
 OPEN_POOLS = 24
 # Templates above this size are copied with STRATEGY FILE_COPY (see copy_database).
 BIG_TEMPLATE = 256 * 1024 * 1024
+# Threads dropping deleted episodes' databases. Each DROP DATABASE waits for a checkpoint, which a
+# busy server takes seconds to finish; drops under way together share one.
+DROP_THREADS = 4
 
 
 class PostgresBackend:
@@ -71,7 +74,7 @@ class PostgresBackend:
         self._pools: OrderedDict[str, Engine] = OrderedDict()
         self._drops: queue.Queue[str] = queue.Queue()
         self._sizes: dict[str, int] = {}
-        self._dropper: threading.Thread | None = None
+        self._droppers: list[threading.Thread] = []
         self.pool = PostgresPool(self, settings.pool_size, settings.pool_starts)
 
     def world_template(self, world) -> str:
@@ -198,9 +201,11 @@ class PostgresBackend:
         waits for the closed sessions to end, which would hold up the caller for up to a second."""
         with self._lock:
             self._pools.pop(name, None)
-            if self._dropper is None:
-                self._dropper = threading.Thread(target=self._drop_pending, name="officegym-drops", daemon=True)
-                self._dropper.start()
+            if not self._droppers:
+                self._droppers = [threading.Thread(target=self._drop_pending, name=f"officegym-drops-{k}", daemon=True)
+                                  for k in range(DROP_THREADS)]
+                for thread in self._droppers:
+                    thread.start()
                 atexit.register(self.settle)  # a process that exits still drops what it deleted
         if engine is not None:
             engine.dispose()

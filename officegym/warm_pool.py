@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import shutil
 import threading
 import time
 from collections import OrderedDict
@@ -174,14 +175,17 @@ class SqlitePool(WarmPool):
 
 def sweep_pools(folder: Path, older_than: float) -> None:
     """Remove the SQLite pools of start files that are gone, and copies a killed process left half
-    made (older than `older_than` seconds)."""
-    import shutil
-
+    made (older than `older_than` seconds). Files another process removes meanwhile are passed over."""
     for pool in (folder / ".pool").glob("*"):
-        source = pool / SOURCE
-        if source.exists() and not Path(source.read_text()).exists():
-            shutil.rmtree(pool, ignore_errors=True)
-            continue
+        try:
+            if not Path((pool / SOURCE).read_text()).exists():
+                shutil.rmtree(pool, ignore_errors=True)
+                continue
+        except FileNotFoundError:
+            pass  # a pool still being made, or removed meanwhile
         for partial in pool.glob("*.partial"):
-            if time.time() - partial.stat().st_mtime > older_than:
-                partial.unlink(missing_ok=True)
+            try:
+                if time.time() - partial.stat().st_mtime > older_than:
+                    partial.unlink(missing_ok=True)
+            except FileNotFoundError:
+                continue

@@ -116,7 +116,7 @@ def _type_into(page, ref: str, value: str, shows: str | None = None) -> None:
         expect(_gridcell(page, ref)).to_have_attribute("aria-label", shows)
 
 
-@pytest.mark.parametrize("instance", [0, 2])
+@pytest.mark.parametrize("instance", [2])
 def test_set_a_budget_line_through_the_ui(page, small_task_run, instance):
     run = small_task_run("sheets.set_budget_line", instance)
     title, dept, line, amount = re.search(r'workbook "(.+?)", set the (.+?) department\'s (\w+) budget to (\$[\d,]+)\.',
@@ -126,7 +126,7 @@ def test_set_a_budget_line_through_the_ui(page, small_task_run, instance):
     _assert_perfect(run)
 
 
-@pytest.mark.parametrize("instance", [1, 3])
+@pytest.mark.parametrize("instance", [3])
 def test_plan_more_hires_through_the_ui(page, task_run, instance):
     run = task_run("sheets.plan_more_hires", instance)
     dept, more, quarter, title = re.search(r'^(.+?) got approval for (\d+) more hires? in (Q\d)\. Update "(.+)"',
@@ -138,7 +138,7 @@ def test_plan_more_hires_through_the_ui(page, task_run, instance):
     _assert_perfect(run)
 
 
-@pytest.mark.parametrize("instance", [0, 1, 2, 5])
+@pytest.mark.parametrize("instance", [2, 5])  # a median, a count over a threshold
 def test_add_a_forecast_metric_through_the_ui(page, task_run, instance):
     run = task_run("sheets.add_forecast_metric", instance)
     title, label = re.search(r'Summary sheet of "(.+?)", add a row below the key figures labelled "(.+?)"',
@@ -175,7 +175,7 @@ def test_share_a_workbook_through_the_ui(page, task_run, instance):
     _assert_perfect(run)
 
 
-@pytest.mark.parametrize("instance", [1, 5])  # instance 0's owner has no deal in the stage asked for
+@pytest.mark.parametrize("instance", [5])  # instance 0's owner has no deal in the stage asked for
 def test_save_an_owner_filter_view_through_the_ui(page, task_run, instance):
     run = task_run("sheets.owner_filter_view", instance)
     title, name, owner, stage = re.search(r'Pipeline sheet of "(.+?)", save a filter view named "(.+?)" over the whole '
@@ -204,7 +204,7 @@ def test_save_an_owner_filter_view_through_the_ui(page, task_run, instance):
     _assert_perfect(run)
 
 
-@pytest.mark.parametrize("instance", [0, 1])
+@pytest.mark.parametrize("instance", [1])
 def test_add_an_expense_row_by_typing_into_the_grid(page, task_run, instance):
     run = task_run("sheets.add_expense_row", instance)
     title, day, category, text, amount = re.search(

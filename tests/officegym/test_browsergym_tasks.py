@@ -23,7 +23,8 @@ import officegym.adapters.browsergym_tasks as office  # noqa: E402
 from officegym.apps.chat.models import Message  # noqa: E402
 from officegym.tasks.registry import all_tasks  # noqa: E402
 
-pytestmark = pytest.mark.e2e
+# One worker runs the module: its browser and server start once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browsergym")]
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -24,6 +24,7 @@ from officegym.adapters.verifiers_taskset import OfficeTaskset, episode_store  #
 from officegym.episodes import tool_set  # noqa: E402
 
 TASKS = "chat.set_topic"
+pytestmark = pytest.mark.xdist_group("verifiers")  # one worker plays the module's evaluation once
 
 
 def make_env(task: dict, instances: int = 2) -> SingleAgentEnv:

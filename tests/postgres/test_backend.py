@@ -111,8 +111,8 @@ def test_another_process_reopens_an_episode_and_a_sqlite_store_does_not_find_it(
         pg.delete(episode.id)
 
 
-def test_a_hundred_live_episodes_stay_within_the_connection_limit(pg):
-    episodes = [pg.create("chat.set_topic", k % 20, "tiny") for k in range(100)]
+def test_more_live_episodes_than_open_pools_stay_within_the_connection_limit(pg):
+    episodes = [pg.create("chat.set_topic", k % 20, "tiny") for k in range(OPEN_POOLS + 16)]
     try:
         for episode in episodes:  # every episode used once, most recent last
             with episode.session() as s:

@@ -26,6 +26,7 @@ from officegym.episodes import tool_set
 from officegym.mcp_wrappers.toolsets import TASK_LIMIT
 from officegym.tasks.registry import all_tasks
 from officegym.tasks.split import SPLITS, in_split, person_in
+from pairs import by_template
 
 TEMPLATES = all_tasks()
 DRAWS, POSITIONAL, MORE = 20, 20, 30
@@ -111,7 +112,7 @@ def read_on_start(factory, world: Session, template, inst) -> dict:
         setup.close()
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+@pytest.mark.parametrize("template", by_template(TEMPLATES))
 def test_draws_keep_to_their_split_differ_and_hold_no_positional_shortcut(store, tmp_path, template):
     world = store.world(template.scale, 0)
     copy = tmp_path / "world.sqlite"
@@ -148,7 +149,7 @@ def test_draws_keep_to_their_split_differ_and_hold_no_positional_shortcut(store,
         f"{template.id}: {len(targets)} targets in {DRAWS} draws, of the {len(all_targets)} of {DRAWS + MORE} draws"
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+@pytest.mark.parametrize("template", by_template(TEMPLATES))
 def test_reference_solutions_need_only_the_default_tools(store, template):
     """A task episode serves its task's tool set by default (mcp_wrappers.toolsets): at most 100 tools,
     holding every tool each reference solution calls (the instances are those drawn above)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from officegym.tasks.registry import all_tasks, get_task, match_tasks
+from pairs import by_template
 
 TEMPLATES = all_tasks()
 
@@ -30,7 +31,7 @@ def test_at_least_twelve_sheets_templates_and_four_cross_app_ones():
     assert len(cross) >= 4 and all(len(t.apps) >= 2 for t in cross)
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+@pytest.mark.parametrize("template", by_template(TEMPLATES))
 def test_twenty_distinct_instances(store, template):
     world = store.world(template.scale, 0)
     drawn = [store.task_instance(world, template.id, k) for k in range(24)]
@@ -40,7 +41,7 @@ def test_twenty_distinct_instances(store, template):
     assert 1 <= template.difficulty <= 6 and template.split in ("train", "test")
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
+@pytest.mark.parametrize("template", by_template(TEMPLATES))
 def test_instances_are_deterministic(store, settings, template):
     from officegym.db import make_sessionmaker, sqlite_engine, transaction
 
