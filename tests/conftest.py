@@ -6,6 +6,7 @@ import contextlib
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("OFFICEGYM_HOME", str(ROOT / ".officegym" / "test-home"))
 # No warm pool unless a test asks for one: its background copies would only slow the others.
 os.environ.setdefault("OFFICEGYM_POOL_SIZE", "0")
+# Episodes, pytest's temporary folders and the servers' default episodes folder in memory where the
+# machine has room (as a tmpfs /tmp is): the run copies tens of gigabytes of episode files, whose
+# writeback to disk would hold up PostgreSQL's checkpoints and the other test processes.
+SHARED_MEMORY = Path("/dev/shm")
+if "TMPDIR" not in os.environ and SHARED_MEMORY.is_dir() and os.access(SHARED_MEMORY, os.W_OK) \
+        and shutil.disk_usage(SHARED_MEMORY).free > 8 * 1024**3:
+    os.environ["TMPDIR"] = str(SHARED_MEMORY)
+    tempfile.tempdir = None  # read TMPDIR again
 
 import threading  # noqa: E402
 import time  # noqa: E402
@@ -196,6 +205,8 @@ def chromium():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
+        # BrowserGym sets the process's test id attribute to its own "bid": get_by_test_id reads ours.
+        playwright.selectors.set_test_id_attribute("data-testid")
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield launched
         launched.close()
