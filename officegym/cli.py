@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -80,8 +81,6 @@ def _serve_workers(args, settings, store, base_url: str, listener) -> None:
     """Serve with `args.workers` processes on `listener` (the supervisor hands each connection to the
     least busy one and restarts a worker that dies); each opens the episodes of the shared registry.
     This process owns them and deletes them at the end."""
-    import json
-
     from officegym.server import WORKER_CONFIG, server_config
     from officegym.supervisor import Supervisor
 
