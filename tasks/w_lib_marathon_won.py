@@ -48,7 +48,8 @@ class PipelineAndClosedWon(Composed):
         post = ReconcilePost(text, (*fixed_open, *fixed_won), (*agreed_open, *agreed_won), total,
                              won_total(won, closed_won.drifts), weight=19.0)
         goal = (f"It's month end. You edit both \"{book.title}\" and \"{forecast.title}\": reconcile your part of "
-                "each with the CRM (your team's Deals tab, and the Closed Won rows of the month being closed), as the "
-                "handbook's month-end procedure says, record the work the way it asks and report where it says.")
+                f"each with the CRM (your team's Deals tab, and the Closed Won rows of {month:%B}, the month being "
+                "closed), as the handbook's month-end procedure says, record the work the way it asks and report where "
+                "it says.")
         return Plan(actor_id, goal_instruction(rng, goal),
                     [ReadRule.of(session, RECONCILE, "month-end reconciliation"), pipeline, closed_won, post])

@@ -81,6 +81,8 @@ class HandoverCoverOutsideTheGroup(Composed):
             lead = session.get(Team, session.get(Person, h.incoming).team_id).lead_id
             if lead not in (h.actor, h.incoming, None):
                 break
+        else:
+            raise ValueError(f"{self.id} #{instance}: no incoming engineer with a team lead of their own in 20 draws")
         inside = {p.id for p in group_people(session, group_named(session, h.group).id)}
         named = pick(rng, [p for p in group_people(session, group_named(session, h.decoy_group).id)
                            if p.id not in inside])

@@ -53,9 +53,9 @@ class ClosedWonMonth(Composed):
                              f"of {', '.join(corrected)} to match the CRM (a SOPS Task for each). The {len(won)} deals "
                              f"won in {month:%B} that I reconciled come to {money(total)} in the CRM.",
                              tuple(corrected), tuple(agreed), total, won_total(won, tab.drifts))
-        goal = (f"The month is closing, and \"{forecast.title}\" is read on Friday: reconcile the Closed Won rows of "
-                "the month that are yours to reconcile with the CRM, as the handbook's month-end procedure says, "
-                "record the work the way it asks and report where it says.")
+        goal = (f"{month:%B} is being closed, and \"{forecast.title}\" is read on Friday: reconcile the Closed Won "
+                f"rows of {month:%B} that are yours to reconcile with the CRM, as the handbook's month-end procedure "
+                "says, record the work the way it asks and report where it says.")
         return Plan(actor_id, goal_instruction(rng, goal),
                     [ReadRule.of(session, RECONCILE, "month-end reconciliation"), tab, post])
 

@@ -76,10 +76,13 @@ def drift_of(kind: str, deal: Opportunity, tab: str, row: int, cols: dict, typis
     """The drift of `kind` planted on a deal's row of `tab` (`beside`: the look-alike row)."""
     column = COLUMN[kind]
     amount, close = deal.amount_cents / 100, deal.close_date
+    # A Closed on date typed over stays in the deal's month: the tab's column is what puts a row in scope.
+    typed_on = close + timedelta(days=3)
+    typed_on = typed_on if typed_on.month == close.month else close - timedelta(days=3)
     right, wrong, how, by = {
         "typed_amount": (amount, amount + 7_500, "typed", typist),
         "typed_close": (close, close + LATER, "typed", typist),
-        "typed_closed_on": (close, close + timedelta(days=3), "typed", typist),
+        "typed_closed_on": (close, typed_on, "typed", typist),
         "crm_close": (close + LATER, close, "crm", deal.owner_id),
         "crm_amount": (grown(deal.amount_cents) / 100, amount, "crm", deal.owner_id),
         "closed": (None, deal.stage, "closed", deal.owner_id)}[kind]
