@@ -1,4 +1,4 @@
-"""Soundness, proven for every template on several instances: the reference solution through the
+"""Soundness, proven for every template on two instances and more: the reference solution through the
 in-process MCP client scores 1.0; doing nothing scores exactly 0; posting the instruction everywhere
 and the adversarial agents (officegym.adversaries: four of these nine cheats meet each template, in
 turn, or all nine with OFFICEGYM_TEST_EVERY_PAIR=1, see tests/tasks/pairs.py) fail with a score
@@ -24,12 +24,13 @@ CHEATS = ["spam", *ADVERSARIES, *TIME_ADVERSARIES]
 
 
 def instances_of(template) -> tuple[int, ...]:
-    """The instances the reference plays: three on the small world; two of the long tasks of the
+    """The instances the cheats play, in turn: three on the small world; two of the long tasks of the
     medium world, whose episodes cost several times more."""
     return INSTANCES if template.scale == "small" else INSTANCES[:2]
 
 
-CASES = [(t.id, k) for t in TEMPLATES for k in instances_of(t)]
+# The reference plays the first two instances of every template (the cheats meet the third of the small ones).
+CASES = [(t.id, k) for t in TEMPLATES for k in instances_of(t)[:2]]
 IDS = [f"{t}#{k}" for t, k in CASES]
 CHEATS_PER_TEMPLATE = 4  # of the nine, in turn (pairs.in_turn)
 
