@@ -76,10 +76,11 @@ class HandoverCoverOutsideTheGroup(Composed):
                "assignee and a reply in each thread.")
 
     def plan(self, session, rng, instance):
-        for attempt in range(20):  # an incoming engineer with a team lead who is neither of the two
+        # An incoming engineer whose team lead is neither of the two and works none of the incidents.
+        for attempt in range(20):
             h = draw_handover(session, rng, self.split, instance + 97 * attempt)
             lead = session.get(Team, session.get(Person, h.incoming).team_id).lead_id
-            if lead not in (h.actor, h.incoming, None):
+            if lead not in (h.actor, h.incoming, None) and lead not in {spec[0] for spec in h.specs}:
                 break
         else:
             raise ValueError(f"{self.id} #{instance}: no incoming engineer with a team lead of their own in 20 draws")
