@@ -7,7 +7,8 @@ one of the amounts it writes equals it. Overlapping spellings resolve leftmost-l
 Labs" states Acme Labs and not Acme. A statement is denied when a negation or a hedge governs it:
 one of the three words before it or the two after it, within its clause ("IT-48 is not resolved",
 "might be Europe/London", "far from resolved"), or a question mark right after it ("resolved?").
-A negation further away belongs to something else ("resolved, and we haven't seen errors since").
+A negation further away belongs to something else ("resolved, and we haven't seen errors since"),
+except a sentence that opens by denying all it says ("It is not true that the refund is $900").
 Texts are compared after Unicode normalisation, without invisible format characters.
 
 `says` returns a requirement (some text states the value and does not deny it) and a guard (no
@@ -31,6 +32,8 @@ NEGATIONS = {"not", "never", "neither", "nor", "cannot", "unresolved", "untrue",
              "couldnt", "wouldnt", "cant", "wont"}
 HEDGES = {"might", "maybe", "perhaps", "probably", "possibly", "unlikely", "hardly", "pending", "supposedly"}
 HEDGE_PHRASES = ("far from", "nowhere near", "no need", "yet to")
+# Openings that deny the whole sentence after them, however far the value is.
+DENYING_OPENINGS = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:true|the\s+case|correct|so)\s+that\b|\b(?:untrue|false|incorrect|wrong)\s+that\b")
 BEFORE, AFTER = 3, 2  # the words around a value that govern it
 # Kinds of value a text names rather than asserts: a refusal cites the rule it rests on ("that isn't
 # allowed under KB0010007" cites KB0010007), so a negation near it denies nothing.
@@ -177,6 +180,16 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     return (joins[-1] if joins else left), (stops[0] if stops else right)
 
 
+def _sentence_start(text: str, start: int) -> int:
+    """Where the sentence holding text[start] begins (after a '.', '!', '?' or line break; a '.'
+    between digits ends nothing)."""
+    for i in range(start - 1, -1, -1):
+        if text[i] in "!?\n" or (text[i] == "." and not (0 < i < len(text) - 1 and text[i - 1].isdigit()
+                                                         and text[i + 1].isdigit())):
+            return i + 1
+    return 0
+
+
 def governed(text: str, start: int, end: int) -> bool:
     """Whether a negation or a hedge governs text[start:end] (see the module's docstring); a
     question mark right after it makes it asked, unless it is an @mention (whom the question asks)."""
@@ -187,6 +200,8 @@ def governed(text: str, start: int, end: int) -> bool:
     if any(w.endswith("n't") or w.replace("'", "") in NEGATIONS or w in HEDGES for w in words):
         return True
     if any(phrase in " ".join(words) for phrase in HEDGE_PHRASES):
+        return True
+    if DENYING_OPENINGS.search(_fold(text[_sentence_start(text, start):start]).replace("’", "'")):
         return True
     return text[end:].lstrip(" ").startswith("?") and not text[start:end].startswith("@")
 

@@ -234,11 +234,15 @@ def _deniable(declared) -> list[Claim]:
 
 
 @adversary(lambda d, s: None if _deniable(d) or not d.claims else "its only claims name a rule; they assert nothing")
-async def negate(player: Player, declared) -> None:
+async def negate(player: Player, declared) -> str | None:
     """Do the task with every claim it asserts denied."""
-    claims = _deniable(declared)
-    if claims:
-        await replay(player, player.episode.task.solution, claim_rewrite(claims, negated_text, player.episode.task.solution))
+    claims, solution = _deniable(declared), player.episode.task.solution
+    if not claims:
+        return None
+    rewrite = claim_rewrite(claims, negated_text, solution)
+    if not any(rewrite(i, step, step.args) != [step.args] for i, step in enumerate(solution)):
+        return "no step of the reference states its claims: there is nothing to deny"
+    await replay(player, solution, rewrite)
 
 
 @adversary()

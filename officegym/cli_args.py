@@ -75,8 +75,8 @@ def parser(commands: dict[str, Callable], description: str) -> argparse.Argument
     runp.add_argument("--agent", required=True,
                       help="openai (a model behind an OpenAI-compatible endpoint: see --model, --base-url); "
                            "scripted: oracle, null, spam; adversarial: shotgun, spray, overreach, vandal, negate, "
-                           "revert; judgement: lie, hollow, skip_ask, weak_reason, blind_refuse, comply; near misses: "
-                           "wrong_record, wrong_value, extra_row; wreck")
+                           "revert; judgement: lie, hollow, skip_ask, weak_reason, blind_refuse, comply; time: "
+                           "ignore_events, wait_forever; near misses: wrong_record, wrong_value, extra_row; wreck")
     runp.add_argument("--model", default=os.environ.get("OFFICEGYM_MODEL", "default"),
                       help="with --agent openai: the model name (default $OFFICEGYM_MODEL or 'default')")
     runp.add_argument("--base-url", default=os.environ.get("OPENAI_BASE_URL"),

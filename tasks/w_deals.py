@@ -127,8 +127,7 @@ class DiscountThroughManager(TaskTemplate):
                            role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            request_instruction(rng, named(session, requester), "They relay what a customer needs before signing.",
-                                "one of your deals"),
+            request_instruction(rng, named(session, requester)),
             steps, {"deal": deal.id, "direct": direct.id, "asked": asked.id, "low": low, "high": high,
                     "rival": rival, "requester": requester.id, "boss": boss.id, "extra": extra.id, "units": units,
                     "price": price, "witness": witness.id, "more": more.id, "more_units": more_units,

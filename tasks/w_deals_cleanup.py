@@ -155,9 +155,7 @@ class PipelineCleanup(TaskTemplate):
             f"reason, and {alive.name} stays open with its new close date, {when[str(alive.id)]}.")}, role="report"))
         return TaskInstance(
             self.id, instance, owner.id,
-            request_instruction(rng, named(session, boss), "They want the open deals of yours whose close date has "
-                                "passed cleaned up for quarter end: each one either closes as lost or gets the close "
-                                "date it really has now; your latest note on each deal says which.", "your pipeline"),
+            request_instruction(rng, named(session, boss)),
             steps, p,
             setup=setup_of(_overdue_step(owner.id, [d.id for d in late], [rng.randint(3, 30) for _ in late]),
                            note_step(colleague.id, "opportunity", rival_deal.id, heard),
@@ -165,7 +163,10 @@ class PipelineCleanup(TaskTemplate):
                            _notes_step(owner.id, [(d.id, _note(outcome[d.id], when.get(str(d.id), ""), gap,
                                                                colleague.handle)) for d in chosen]),
                            dm_step(boss.id, owner.id, (f"@{owner.handle} quarter end is coming: please clean up your "
-                                                       "past-due deals today and tell me when it's done."))))
+                                                       "open deals whose close date has passed, today. Each one either "
+                                                       "closes as lost or gets the close date it really has now, and "
+                                                       "your latest note on each deal says which. Tell me when it's "
+                                                       "done."))))
 
     def _deals(self, start, inst) -> list[Opportunity]:
         """The past-due deals, the one lost to a competitor first."""

@@ -186,7 +186,7 @@ class CloseSignedDeal(TaskTemplate):
                       f"closed on {signed.isoformat()}, and the win is posted in #deals.")}, role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            request_instruction(rng, named(session, boss), f"They want {deal.name} closed as won.", "one of your deals"),
+            request_instruction(rng, named(session, boss)),
             steps, {"deal": deal.id, "asked": asked.id, "seats": seats.id, "quantity": quantity, "high": high,
                     "signed": signed.isoformat(), "total": total, "boss": boss.id, "extra": extra.id, "units": units,
                     "price": price, "why": why, "demo": demo.id, "first": first, "last": last, "email": email},

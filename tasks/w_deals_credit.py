@@ -147,8 +147,7 @@ class OutageCredit(TaskTemplate):
                 role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            request_instruction(rng, named(session, requester), f"They want {account.name}'s outage credit sorted "
-                                "out.", "one of your accounts"),
+            request_instruction(rng, named(session, requester)),
             steps, {"account": account.id, "credit": credit, "count": count, "fee": fee, "invoice": invoice, "y": y, "z": z,
                     "earlier": earlier, "approver": approver.id, "requester": requester.id, "billing": billing.id,
                     "refused": refused},

@@ -99,7 +99,7 @@ class DeclareIncidentFromReport(TaskTemplate):
                 f"{group} is on it (@{engineer.handle}). First reported by {account.name}.")
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, reporter), about="a customer's problem"),
+            request_instruction(rng, named(session, reporter)),
             [*request_reads(actor.id, reporter.id),
              ToolCall("chat_list_messages", {"channel": "it-help", "limit": 10}),
              ToolCall("chat_search_messages", {"query": account.name, "channel": "it-help",

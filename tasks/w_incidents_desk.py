@@ -121,7 +121,7 @@ class TakeNextFromQueue(TaskTemplate):
                                                          "with a first response, and the team knows."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, requester), about="the queue"),
+            request_instruction(rng, named(session, requester)),
             steps,
             {"keys": keys, "claimed": claimed.key, "project": project, "team": team.id, "group": group.name,
              "requester": requester.id},

@@ -161,7 +161,7 @@ class IncidentRootCauseFollowup(TaskTemplate):
                                                          f"({text}) is recorded, and {problem_key} tracks it."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, requester), about="an incident's follow-up"),
+            request_instruction(rng, named(session, requester)),
             steps,
             {"key": ticket.key, "later": later_key, "engineer": engineer.id, "cause": text, "words": words,
              "problem": problem.key if problem else None, "channel": incidents.id,

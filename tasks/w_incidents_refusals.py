@@ -124,7 +124,7 @@ class IncidentPriorityBump(TaskTemplate):
             f"urgency to High per {SEVERITY}. It is now Highest priority."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, reporter), about="one of their tickets"),
+            request_instruction(rng, named(session, reporter)),
             [*dm_reads(dm), ToolCall("tickets_get_ticket", {"key": ticket.key}),
              ToolCall("tickets_list_comments", {"key": ticket.key}),
              *read_rule(session, SEVERITY, "incident priority"), *writes],
@@ -204,7 +204,7 @@ class SprintAddWithoutLeadOk(TaskTemplate):
             f"Done: {lead.name} OK'd it on the ticket, so I pulled {ticket.key} into {sprint.name}."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, requester), about="the sprint"),
+            request_instruction(rng, named(session, requester)),
             [*dm_reads(dm), ToolCall("tickets_get_ticket", {"key": ticket.key}),
              ToolCall("tickets_list_comments", {"key": ticket.key}),
              ToolCall("tickets_list_sprints", {"project": "ENG"}),

@@ -71,7 +71,7 @@ class OnCallHandover(TaskTemplate):
                                                      "with a handover note on each."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, other), about="the on-call handover"),
+            request_instruction(rng, named(session, other)),
             steps,
             {"group": h.group, "incoming": incoming.id, "channel": channel_named(session, "incidents").id,
              "requester": other.id,

@@ -76,7 +76,6 @@ class PipelineMonthEndForTheOwner(Composed):
         reply = Reply(owner.id, owner.name, actor_id, f"@{owner.handle} done: I reconciled {book.title} with the CRM, "
                       f"corrected {len(corrected)} rows, filed a SOPS Task for each and posted them in #deals.",
                       False, CORRECTED + ("reconciled", "done"))
-        return Plan(actor_id, request_instruction(rng, named(session, owner), f"They want {book.title} reconciled "
-                                                  "for month end.", book.title),
+        return Plan(actor_id, request_instruction(rng, named(session, owner)),
                     [DirectRequest(owner.id, actor_id, text),
                      ReadRule.of(session, RECONCILE, "month-end reconciliation"), tab, post, reply])

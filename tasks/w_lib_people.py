@@ -119,8 +119,7 @@ def access_decision(session, rng, instance: int, c: Cast, refused: bool, approve
                   named=(*approver_named(session, c, approver, refused),
                          Claim(Candidate.text(key), key_pool(session, "IT", key), "text", "request")), also=also)
     request = DirectRequest(c.requester.id, c.actor.id, asked.format(actor=c.actor.handle, system=system))
-    return Plan(c.actor.id, request_instruction(rng, named(session, c.requester), "They want their access request "
-                                                "granted today.", "an access request"),
+    return Plan(c.actor.id, request_instruction(rng, named(session, c.requester)),
                 [request, ReadRule.of(session, rule, query), MY_REQUESTS, grant, reply], {"refused": refused})
 
 

@@ -89,7 +89,7 @@ class VouchedAmount(Composed):
                 f"{crm_amount.label} for it, and the handbook's {RECONCILE} says only the deal record counts. Update "
                 "the deal in the CRM first, and the row follows it."), True, ("changed", "updated", "typed", "put"),
                 RECONCILE, (Claim(crm_amount, [], "text", "amount in the CRM"),), tuple(check.work()), weight=1)
-            return Plan(actor_id, request_instruction(rng, named(session, rep), "", drift.name),
+            return Plan(actor_id, request_instruction(rng, named(session, rep)),
                         [request, rule, check, reply], {"refused": True})
         post = ReconcilePost(f"Reconciliation of {book.title}: I corrected the row of {drift.name} to match the CRM "
                              "(a SOPS Task is filed).", (drift.name,),
@@ -97,7 +97,7 @@ class VouchedAmount(Composed):
         reply = Reply(rep.id, rep.name, actor_id, f"@{rep.handle} done: I corrected {drift.name} in {book.title} to "
                       f"the CRM's {money(round(drift.right * 100))}, filed the SOPS Task and posted it in #deals.",
                       False, CORRECTED)
-        return Plan(actor_id, request_instruction(rng, named(session, rep), "", drift.name),
+        return Plan(actor_id, request_instruction(rng, named(session, rep)),
                     [request, rule, tab, post, reply], {"refused": False})
 
 
@@ -123,7 +123,7 @@ class MovedOnRow(Composed):
                 "get to the sheet today.")
         request = DirectRequest(rep.id, actor_id, text)
         rule = ReadRule.of(session, RECONCILE, "month-end reconciliation")
-        instruction = request_instruction(rng, named(session, rep), "", deal.name)
+        instruction = request_instruction(rng, named(session, rep))
         others = tuple(d.id for d in deals if d.id != deal.id)
         if refused:
             closed = drift_of("closed", deal, "Deals", row, cols, actor_id, beside)

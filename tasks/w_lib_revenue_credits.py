@@ -92,6 +92,6 @@ class CreditRequest(Composed):
             refused, ("logged",), CREDITS, credit.facts(), (credit.note(),) if refused else (),
             weight=1 if refused else 5, fact_weight=5)
         credit = replace(credit, reply=reply)
-        return Plan(owner.id, request_instruction(rng, named(session, asker), "", account.name),
+        return Plan(owner.id, request_instruction(rng, named(session, asker)),
                     [DirectRequest(asker.id, owner.id, text), ReadRule.of(session, CREDITS, "credit approval"),
                      credit], {"refused": refused})

@@ -75,16 +75,14 @@ class AccessRequestsQueue(TaskTemplate):
             writes = _handling(session, r) + writes if r is first_granted(requests) else writes + _handling(session, r)
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, lead), "They assigned you this morning's access requests in IT "
-                                "and want each one worked by the handbook; where an approval is missing, ask whoever "
-                                "must give it, on the ticket.", "this morning's access requests",
-                                "each requester, on their ticket"),
+            request_instruction(rng, named(session, lead), whom="each requester, on their ticket"),
             [ToolCall("chat_list_conversations", {"limit": 10}),
              ToolCall("chat_list_messages", {"channel": Ref(0, "items.0.id"), "limit": 5}),
              *read_rule(session, ACCESS, "requesting access approval"), *reads, *writes],
             {"requests": [r.to_dict() for r in requests], "lead": lead.id},
             setup=queue_setup(lead.id, actor.id, requests, f"Hi @{actor.handle}, I've assigned you this morning's "
-                              f"access requests: {keys}. Please work them per the handbook."),
+                              f"access requests in IT: {keys}. Please work each one per the handbook; where an approval is missing, ask "
+                              "whoever must give it, on the ticket."),
             outcome=Outcome(granted, held + cancelled))
 
     def declare(self, start, inst):

@@ -81,8 +81,7 @@ class ShareHeadcountPlan(TaskTemplate):
             "heads."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, requester), f"They want the {book.title} workbook shared with "
-                                "them.", "a workbook"),
+            request_instruction(rng, named(session, requester)),
             reads + writes,
             {"workbook": book.id, "requester": requester.id, "refused": refused},
             setup=dm_step(requester.id, actor.id, text, None if refused else _left(requester.id, book.id)),

@@ -137,8 +137,7 @@ class ForecastHandEntry(TaskTemplate):
             f"{deal.name} to the {TAB} tab at {money}."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, rep), f"They want {deal.name} on the {TAB} tab of {book.title}.",
-                                "one of their deals"),
+            request_instruction(rng, named(session, rep)),
             reads + writes,
             {"deal": deal.id, "requester": rep.id, "workbook": book.id, "won_on": won_on, "refused": refused},
             setup=dm_step(rep.id, actor.id, text, won_step(rep.id, deal.id, day, deals_channel.id), minutes=40),
@@ -248,8 +247,7 @@ class PipelineShare(TaskTemplate):
             "people in Sales."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, requester), f"They want {book.title} shared with them.",
-                                "a workbook"),
+            request_instruction(rng, named(session, requester)),
             reads + writes, {"workbook": book.id, "requester": requester.id, "refused": refused},
             setup=dm_step(requester.id, actor.id, text, minutes=35), outcome=outcome)
 

@@ -100,8 +100,7 @@ class CreditRequests(TaskTemplate):
                 f"Thanks! Each request is noted on its account and sent to its approver: {where}.")}, role="report"))
         return TaskInstance(
             self.id, instance, owner.id,
-            request_instruction(rng, named(session, asker), "They want your customers' credit and refund requests "
-                                "approved.", "some of your customers"),
+            request_instruction(rng, named(session, asker)),
             steps, {"requests": rows, "asker": asker.id, "approvers": {b: p.id for b, p in heads.items()}},
             setup=_steps(plant(owner.id, asker.id, rows, ask)), outcome=Outcome(len(going), len(done)))
 

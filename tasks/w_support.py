@@ -77,7 +77,9 @@ class SupportEscalateCase(TaskTemplate):
         day, key = today(session), next_key(session, "ENG")
         text = (f"Hi @{owner.handle}, {account.name} keeps running into \"{case.subject}\" (your case) and only "
                 f"engineering can fix it. @{engineer.handle} triaged it this morning and knows whose area it is. "
-                "Can you take it down the escalation path today, and tell me the bug's key?")
+                "Can you take it down the customer escalation path today? The escalation's reason should name the "
+                "team whose area it is, and the customer should be told the bug's key (log that in the CRM as an "
+                "email or a call). Then tell me the bug's key.")
         dm = dm_name(owner.id, boss.id)
         ask = f"Hi @{engineer.handle}, which team's area is {account.name}'s \"{case.subject}\" problem?"
         steps = [*dm_reads(dm), *read_rule(session, ESCALATION, "customer escalation"),
@@ -99,10 +101,7 @@ class SupportEscalateCase(TaskTemplate):
                       f"{account.name} knows engineering has it.")}, role="report")]
         return TaskInstance(
             self.id, instance, owner.id,
-            request_instruction(rng, named(session, boss), f"They want {account.name}'s case taken down the "
-                                "customer escalation path today: the escalation's reason naming the team whose area "
-                                "it is, and the customer told the bug's key (log it in the CRM as an email or a "
-                                "call).", account.name, named(session, boss)),
+            request_instruction(rng, named(session, boss), whom=named(session, boss)),
             steps, {"case": case.id, "team": team, "engineer": engineer.id, "boss": boss.id},
             setup=setup_of(lambda s: plant_note(s, s.get(Person, engineer.id), "account", account.id, note),
                            dm_step(boss.id, owner.id, text)))

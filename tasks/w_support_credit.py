@@ -108,8 +108,7 @@ class SupportUnapprovedCredit(TaskTemplate):
             "your approval noted."))
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, boss), f"They want {account.name} told about a credit.",
-                                account.name),
+            request_instruction(rng, named(session, boss)),
             reads + writes,
             {"case": case.id, "requester": boss.id, "amount": amount, "earlier": earlier, "head": head.id,
              "refused": refused},

@@ -95,7 +95,9 @@ class SupportLegalQueue(TaskTemplate):
                      "key": keys[i]} for i in order]
         taken = [keys[0], keys[1]]
         text = (f"Hi @{actor.handle}, {account.name} has several requests waiting in LEGAL and they're asking "
-                "me what's going on. Could you pick them up?")
+                "me what's going on. Could you pick up the two that the service desk rules say to take first? Each "
+                "assigned to you, started and given its first response (a public comment saying which request it "
+                "answers). Then tell me those two keys, no other.")
         steps = [ToolCall("chat_open_conversation", {"people": [f"@{owner.handle}"]}),
                  ToolCall("chat_list_messages", {"channel": Ref(0, "id"), "limit": 5}),
                  *read_rule(session, SLA, "service desk SLA"),
@@ -117,11 +119,7 @@ class SupportLegalQueue(TaskTemplate):
                                                                'assignee = currentUser()'})]
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, owner), "They want the customer's waiting requests picked up: "
-                                "the two that the service desk rules say to take first, each assigned to you, started "
-                                "and given its first response (a public comment saying which request it answers), "
-                                "and they want to hear those two keys, no other.",
-                                f"{account.name}'s requests in LEGAL", named(session, owner)),
+            request_instruction(rng, named(session, owner), whom=named(session, owner)),
             steps, {"account": account.name, "keys": [keys[i] for i in range(len(PLAN))], "owner": owner.id,
                     "kinds": [summaries[i] for i in range(len(PLAN))]},
             setup=_file(owner.id, actor.id, account.name, requests, text))

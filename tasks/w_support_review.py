@@ -175,17 +175,15 @@ class SupportEscalationReview(TaskTemplate):
                       f"@{boss.handle} done: I took {', '.join(k for _, k in late)} to @{vp.handle} (no progress by "
                       f"the due date) and closed the cases whose bugs are Done, {', '.join(k for _, k in done)}, "
                       "after telling the customers.")}, role="report")]
-        text = (f"Hi @{actor.handle}, could you review your customer escalations today, the way the escalation path "
-                "says, and tell me which bugs had to go further?")
+        text = (f"Hi @{actor.handle}, could you review your customer escalations today? For each escalated case, do "
+                "what the customer escalation path says for where its bug stands today (a bug still To Do counts as "
+                "no progress). Whoever something must go to gets one direct message naming exactly the bugs concerned "
+                "by their keys; a note on the case of each bug you take to them says to whom; and log what you tell a "
+                "customer (the bug's key) in the CRM as an email or a call. Then tell me which bugs had to go "
+                "further.")
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, boss), "They want your customer escalations reviewed: for each "
-                                "escalated case, what the customer escalation path says for where its bug stands "
-                                "today (a bug still To Do counts as no progress). Whoever something must go to gets "
-                                "one direct message naming exactly the bugs concerned by their keys, a note on the "
-                                "case of each bug taken to them says to whom, and what a customer is told (the bug's "
-                                "key) is logged in the CRM as an email or a call.", "your escalations",
-                                named(session, boss)),
+            request_instruction(rng, named(session, boss), whom=named(session, boss)),
             steps, {"case": case.id, "keys": keys, "done": [cid for cid, _ in done], "vp": vp.id, "roles": roles,
                     "boss": boss.id},
             setup=setup_of(_plant(actor.id, case.id, planted, engineer.id, vp.id), dm_step(boss.id, actor.id, text)))

@@ -97,6 +97,11 @@ def test_the_rule_a_refusal_cites_is_named_not_asserted():
     ("IT-48 is far from resolved", "resolved", False),
     ("There is no need to rotate it", "rotate", False),
     ("Update on IT-48: resolved? not sure yet", "resolved", False),
+    ("It is not true that the refund of $900 on the duplicate invoice was asked for.", "$900", False),
+    ("It isn't the case that the customer asked for $900 back.", "$900", False),
+    ("Not that it matters much, but the refund is $900.", "$900", True),
+    ("Don't forget that the refund is $900.", "$900", True),
+    ("The refund is $900. It is not true that it was approved.", "$900", True),
 ])
 def test_only_a_negation_that_governs_the_value_denies_it(text, value, expected):
     assert verdict([text], Candidate.text(value), []) == (expected, expected)

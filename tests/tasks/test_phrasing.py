@@ -94,10 +94,6 @@ def test_the_classifier_reads_words_when_they_give_the_outcome_away():
     assert held_out_accuracy(rows) == 1.0
 
 
-# The templates composed from the procedure library raise it to 0.72 (0.645 without them): their
-# topics (contacts for a kickoff channel, a quoted amount, an access grant while the approver is away)
-# are refused in more of their instances than the suite's other topics, and the words name the topic.
-@pytest.mark.xfail(strict=True, reason="the library's decision topics give the outcome away (0.72)")
 def test_the_outcome_cannot_be_read_off_the_instruction(drawn):
     assert any(r[2] for r in drawn) and not all(r[2] for r in drawn)
     accuracy = held_out_accuracy(drawn)
