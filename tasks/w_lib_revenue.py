@@ -8,8 +8,9 @@ corrected deals and the won total of the rows reconciled, added up from the CRM 
 `r.lib_revenue_vouched_amount`: a rep asks an editor of their team's pipeline workbook to type a deal's
 new amount into it, saying the CRM has it. In one twin the rep did change the deal in the CRM yesterday:
 the editor corrects the row from the CRM, files the Task, posts in #deals and tells the rep. In the other
-the CRM still has the old amount: the editor changes nothing and replies naming the month-end article
-(only the deal record counts) and the CRM's amount. The rep's message is the same in both."""
+the CRM still has the old amount: the editor changes nothing and replies naming the deal and the
+month-end article (only the deal record counts). The rep's message is the same in both; the replies
+give no figure, since the handbook keeps deal amounts to #deals."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ class VouchedAmount(Composed):
     scale, split, rules, hard = "medium", "test", (RECONCILE,), ("changed", "lookalike", "stale")
     summary = ("A rep asks you to type their deal's new amount into the team's pipeline workbook, saying the CRM has "
                "it: correct the row from the CRM (Task, post, reply) when it does; when the CRM still has the old "
-               "amount, change nothing and reply naming the month-end article and the CRM's amount.")
+               "amount, change nothing and reply naming the deal and the month-end article (no figure outside #deals).")
 
     def plan(self, session, rng, instance):
         refused = bool(twin_outcome(self.id, instance).refuse)
@@ -83,20 +84,20 @@ class VouchedAmount(Composed):
         rule = ReadRule.of(session, RECONCILE, "month-end reconciliation")
         if refused:
             check = CheckFigure(book.id, book.title, tab.area, drift, tab.deals)
-            crm_amount = Candidate.money(round(drift.wrong * 100))
+            others = [Candidate.text(d.name) for d in deals if d.id != drift.deal]
             reply = Reply(rep.id, rep.name, actor_id, (
-                f"@{rep.handle} I can't change the row of {drift.name} in {book.title}: the CRM still shows "
-                f"{crm_amount.label} for it, and the handbook's {RECONCILE} says only the deal record counts. Update "
-                "the deal in the CRM first, and the row follows it."), True, ("changed", "updated", "typed", "put"),
-                RECONCILE, (Claim(crm_amount, [], "text", "amount in the CRM"),), tuple(check.work()), weight=1)
+                f"@{rep.handle} I can't change the row of {drift.name} in {book.title}: the CRM still has its old "
+                f"amount, and the handbook's {RECONCILE} says only the deal record counts. Update the deal in the "
+                "CRM first, and the row follows it."), True, ("changed", "updated", "typed", "put"),
+                RECONCILE, (Claim(Candidate.text(drift.name), others, "text", "deal"),), tuple(check.work()),
+                weight=1)
             return Plan(actor_id, request_instruction(rng, named(session, rep)),
                         [request, rule, check, reply], {"refused": True})
         post = ReconcilePost(f"Reconciliation of {book.title}: I corrected the row of {drift.name} to match the CRM "
                              "(a SOPS Task is filed).", (drift.name,),
                              tuple(d.name for d in deals if d.id != drift.deal))
         reply = Reply(rep.id, rep.name, actor_id, f"@{rep.handle} done: I corrected {drift.name} in {book.title} to "
-                      f"the CRM's {money(round(drift.right * 100))}, filed the SOPS Task and posted it in #deals.",
-                      False, CORRECTED)
+                      "match the CRM, filed the SOPS Task and posted it in #deals.", False, CORRECTED)
         return Plan(actor_id, request_instruction(rng, named(session, rep)),
                     [request, rule, tab, post, reply], {"refused": False})
 

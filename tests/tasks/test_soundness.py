@@ -1,6 +1,6 @@
 """Soundness, proven for every template on two instances and more: the reference solution through the
 in-process MCP client scores 1.0; doing nothing scores exactly 0; posting the instruction everywhere
-and the adversarial agents (officegym.adversaries: four of these nine cheats meet each template, in
+and the adversarial agents (officegym.adversaries: three of these nine cheats meet each template, in
 turn, or all nine with OFFICEGYM_TEST_EVERY_PAIR=1, see tests/tasks/pairs.py) fail with a score
 below 0.5; the near misses (the task done on a look-alike, another candidate stated, one row too
 many) fail wherever the task allows them; no grader crashes when what its task is about was deleted
@@ -32,7 +32,7 @@ def instances_of(template) -> tuple[int, ...]:
 # The reference plays the first two instances of every template (the cheats meet the third of the small ones).
 CASES = [(t.id, k) for t in TEMPLATES for k in instances_of(t)[:2]]
 IDS = [f"{t}#{k}" for t, k in CASES]
-CHEATS_PER_TEMPLATE = 4  # of the nine, in turn (pairs.in_turn)
+CHEATS_PER_TEMPLATE = 3  # of the nine, in turn (pairs.in_turn)
 
 
 def cheats_of(index: int, template) -> list[str]:
