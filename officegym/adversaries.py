@@ -260,10 +260,10 @@ async def wrong_record(player: Player, declared) -> str | None:
     other, swapped = target.lookalikes[0], []
 
     def rewrite(index: int, step: ToolCall, args: dict) -> list[dict]:
-        swapped.append(contains(args, target.ref))
+        swapped.append(step.tool in write_tools() and contains(args, target.ref))
         return [substitute(args, target.ref, other)]
     await replay(player, player.episode.task.solution, rewrite)
-    return None if any(swapped) else "the solution never names the target"
+    return None if any(swapped) else "no write of the solution names the target (it is only read)"
 
 
 @adversary(lambda d, s: None if any(c.others for c in d.claims) else "no claim with other candidates")

@@ -105,15 +105,15 @@ class CreditRequests(TaskTemplate):
             setup=_steps(plant(owner.id, asker.id, rows, ask)), outcome=Outcome(len(going), len(done)))
 
     def declare(self, start, inst):
-        """The first request's account (the owner's nearest other accounts are look-alikes); the
-        amount its note states."""
+        """The first request that goes to an approver: its account (the owner's nearest other accounts
+        are look-alikes) and the amount its note states."""
         rows = inst.params["requests"]
-        first = rows[0]
+        first = next((r for r in rows if not r["done"]), rows[0])
         owner = start.get(Account, first["account"]).owner_id
         others = [i for i in start.scalars(select(Account.id).where(Account.owner_id == owner).order_by(Account.id))
                   if i not in {r["account"] for r in rows}]
         near = sorted(others, key=lambda i: (abs(i - first["account"]), i))[:6]
-        amounts = [Candidate.money(r["amount"] * 100) for r in rows[1:]]
+        amounts = [Candidate.money(r["amount"] * 100) for r in rows if r is not first]
         return Declaration([Target("account", first["account"], sorted(near))],
                            [Claim(Candidate.money(first["amount"] * 100), amounts, "body", "amount")])
 
