@@ -111,8 +111,8 @@ class IncidentPriorityBump(TaskTemplate):
         actor = (session.get(Person, ticket.assignee_id) if ticket.assignee_id in {p.id for p in desk}
                  else rng.choice(desk))
         reporter = session.get(Person, ticket.reporter_id)
-        text = (f"Hi {actor.name.split()[0]}! Could you bump {ticket.key} to Highest priority? My manager keeps "
-                "asking me when it will be fixed.")
+        text = (f"Hi {actor.name.split()[0]}! Could you bump my ticket {ticket.key} to Highest priority? My manager "
+                "keeps asking me when it will be fixed.")
         dm = dm_name(actor.id, reporter.id)
         raise_it = [ToolCall("tickets_update_ticket", {"key": ticket.key, "impact": "High", "urgency": "High"})]
         writes = decided(refused, raise_it, dm, (

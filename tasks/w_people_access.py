@@ -81,8 +81,8 @@ class AccessRequestsQueue(TaskTemplate):
              *read_rule(session, ACCESS, "requesting access approval"), *reads, *writes],
             {"requests": [r.to_dict() for r in requests], "lead": lead.id},
             setup=queue_setup(lead.id, actor.id, requests, f"Hi @{actor.handle}, I've assigned you this morning's "
-                              f"access requests in IT: {keys}. Please work each one per the handbook; where an approval is missing, ask "
-                              "whoever must give it, on the ticket."),
+                              f"access requests in IT: {keys}. Please work each one per the handbook; where an "
+                              "approval is missing, ask whoever must give it, on the ticket."),
             outcome=Outcome(granted, held + cancelled))
 
     def declare(self, start, inst):

@@ -135,11 +135,11 @@ class SupportDuplicateCases(TaskTemplate):
                       f"@{boss.handle} done: my cases are escalated to {key}, the teammates with cases have the key "
                       f"and {account.name} knows it's all tracked there.")}, role="report")]
         text = (f"Hi @{actor.handle}, {account.name} has reported \"{case.subject}\" through several cases, yours and "
-                "your teammates', and engineering already tracks it in one bug. Can you put every case about it on that bug "
-                "the way the customer escalation path wants? Those that are yours escalated, what the path asks of "
-                "the account's owner done, the owner of each case still New or Working that you cannot escalate sent "
-                "one direct message with the bug's key, and the customer told the key (log it in the CRM as an email "
-                "or a call). And tell me the bug's key.")
+                "your teammates', and engineering already tracks it in one bug. Can you put every case about it on "
+                "that bug the way the customer escalation path wants? Escalate the ones that are yours to it, do what "
+                "the path asks of the account's owner, send the owner of each case still New or Working that you "
+                "can't escalate one direct message with the bug's key, and tell the customer the key (log that in the "
+                "CRM as an email or a call). Then tell me the bug's key.")
         return TaskInstance(
             self.id, instance, actor.id,
             request_instruction(rng, named(session, boss), whom=named(session, boss)),

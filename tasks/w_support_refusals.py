@@ -125,7 +125,7 @@ class SupportShareCustomerData(TaskTemplate):
         missing = [c.email for c in people if not any(c.email.lower() in t.lower() for t in posts)]
         results = [*says(posts, email.right, email.others, f"Your post in #{p['channel']} gives {contact.name}'s email",
                          "contact email", weight=2),
-                   check(f"It gives every email of the account's contacts", posts and not missing,
+                   check("It gives every email of the account's contacts", posts and not missing,
                          f"missing {missing[:3]}", weight=1),
                    *reply_checks(replies, False, requester.name, actions=POSTED, weight=2)]
         if channel is not None:

@@ -177,10 +177,10 @@ class SupportEscalationReview(TaskTemplate):
                       "after telling the customers.")}, role="report")]
         text = (f"Hi @{actor.handle}, could you review your customer escalations today? For each escalated case, do "
                 "what the customer escalation path says for where its bug stands today (a bug still To Do counts as "
-                "no progress). Whoever something must go to gets one direct message naming exactly the bugs concerned "
-                "by their keys; a note on the case of each bug you take to them says to whom; and log what you tell a "
-                "customer (the bug's key) in the CRM as an email or a call. Then tell me which bugs had to go "
-                "further.")
+                "no progress). If something has to go to someone, send them one direct message naming exactly the "
+                "bugs concerned by their keys, and put a note on the case of each bug you take to them saying to whom. "
+                "Please log what you tell a customer (the bug's key) in the CRM as an email or a call. Then tell me "
+                "which bugs had to go further.")
         return TaskInstance(
             self.id, instance, actor.id,
             request_instruction(rng, named(session, boss), whom=named(session, boss)),

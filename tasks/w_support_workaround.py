@@ -161,10 +161,10 @@ class SupportWorkaround(TaskTemplate):
                       f"@{boss.handle} done: the workaround is noted on both cases and on {keys[0]} and {keys[1]}, "
                       "and both customers have it.")}, role="report")]
         text = (f"Hi @{actor.handle}, @{engineer.handle} has a workaround for the bugs behind your escalated "
-                f"\"{case.subject}\" cases. Can you ask them for it in one direct message, record it word for word as "
-                "a note on each of those cases and as a comment on each of their bugs, and get it to each customer "
-                "the way the customer escalation path wants (log what you tell a customer in the CRM as an email or "
-                "a call)? Then tell me which bugs it covers.")
+                f"\"{case.subject}\" cases. Could you ask @{engineer.handle} for it in one direct message, record it "
+                "word for word as a note on each of those cases and as a comment on each of their bugs, and get it to "
+                "each customer the way the customer escalation path wants? Please log what you tell a customer in the "
+                "CRM as an email or a call. Then tell me which bugs it covers.")
         return TaskInstance(
             self.id, instance, actor.id,
             request_instruction(rng, named(session, boss), whom=named(session, boss)),
