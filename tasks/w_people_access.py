@@ -75,7 +75,7 @@ class AccessRequestsQueue(TaskTemplate):
             writes = _handling(session, r) + writes if r is first_granted(requests) else writes + _handling(session, r)
         return TaskInstance(
             self.id, instance, actor.id,
-            request_instruction(rng, named(session, lead), whom="each requester, on their ticket"),
+            request_instruction(rng, named(session, lead), whom="each requester on their ticket"),
             [ToolCall("chat_list_conversations", {"limit": 10}),
              ToolCall("chat_list_messages", {"channel": Ref(0, "items.0.id"), "limit": 5}),
              *read_rule(session, ACCESS, "requesting access approval"), *reads, *writes],
