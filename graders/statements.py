@@ -33,7 +33,8 @@ NEGATIONS = {"not", "never", "neither", "nor", "cannot", "unresolved", "untrue",
 HEDGES = {"might", "maybe", "perhaps", "probably", "possibly", "unlikely", "hardly", "pending", "supposedly"}
 HEDGE_PHRASES = ("far from", "nowhere near", "no need", "yet to")
 # Openings that deny the whole sentence after them, however far the value is.
-DENYING_OPENINGS = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:true|the\s+case|correct|so)\s+that\b|\b(?:untrue|false|incorrect|wrong)\s+that\b")
+DENYING_OPENINGS = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:true|the\s+case|correct|so)\s+that\b"
+                              r"|\b(?:untrue|false|incorrect|wrong)\s+that\b")
 BEFORE, AFTER = 3, 2  # the words around a value that govern it
 # Kinds of value a text names rather than asserts: a refusal cites the rule it rests on ("that isn't
 # allowed under KB0010007" cites KB0010007), so a negation near it denies nothing.
@@ -167,7 +168,7 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     def ends(i: int) -> bool:
         if text[i] not in _CLAUSE_END:
             return text[i] == "-" and 0 < i < len(text) - 1 and text[i - 1] == " " and text[i + 1] == " "
-        return not (text[i] in ".," and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit())
+        return not (text[i] in ".," and _inside_number(text, i))
     left, right = start, end
     while left > 0 and not ends(left - 1):
         left -= 1
@@ -180,12 +181,16 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     return (joins[-1] if joins else left), (stops[0] if stops else right)
 
 
+def _inside_number(text: str, i: int) -> bool:
+    """Whether text[i] sits between two digits (the '.' or ',' of "1,250.50")."""
+    return 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+
+
 def _sentence_start(text: str, start: int) -> int:
     """Where the sentence holding text[start] begins (after a '.', '!', '?' or line break; a '.'
-    between digits ends nothing)."""
+    inside a number ends nothing)."""
     for i in range(start - 1, -1, -1):
-        if text[i] in "!?\n" or (text[i] == "." and not (0 < i < len(text) - 1 and text[i - 1].isdigit()
-                                                         and text[i + 1].isdigit())):
+        if text[i] in "!?\n" or (text[i] == "." and not _inside_number(text, i)):
             return i + 1
     return 0
 
@@ -201,7 +206,7 @@ def governed(text: str, start: int, end: int) -> bool:
         return True
     if any(phrase in " ".join(words) for phrase in HEDGE_PHRASES):
         return True
-    if DENYING_OPENINGS.search(_fold(text[_sentence_start(text, start):start]).replace("’", "'")):
+    if DENYING_OPENINGS.search(_fold(text[_sentence_start(text, start):start])):
         return True
     return text[end:].lstrip(" ").startswith("?") and not text[start:end].startswith("@")
 
