@@ -2,7 +2,8 @@
 printed as one table: world build time and size, reset, MCP tool calls and UI pages (with their
 time relative to the small world), the tickets query and sheets, grading, and the oracle runner's
 episodes per second; then the task suite's shape (benchmarks.suite: trajectory lengths, apps,
-handbook rules, refusals). Progress goes to stderr, the tables to stdout."""
+handbook rules, decisions, events, declared difficulties, and the deep suite's targets). Progress
+goes to stderr, the tables to stdout."""
 
 from __future__ import annotations
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -24,6 +24,10 @@ if "TMPDIR" not in os.environ and SHARED_MEMORY.is_dir() and os.access(SHARED_ME
         and shutil.disk_usage(SHARED_MEMORY).free > 8 * 1024**3:
     os.environ["TMPDIR"] = str(SHARED_MEMORY)
     tempfile.tempdir = None  # read TMPDIR again
+# A run started in the background by a non-interactive shell inherits SIGINT ignored, and so would
+# every server and build it starts: the tests that press Ctrl-C need it delivered (a handler, unlike
+# an ignored signal, is reset to the default in a child).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import threading  # noqa: E402
 import time  # noqa: E402

@@ -14,8 +14,6 @@ called as the asker) and the handbook's data-sharing rules for the place the rep
 
 from __future__ import annotations
 
-import re
-
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -29,12 +27,10 @@ from officegym.apps.tickets.models import Ticket
 from officegym.errors import Forbidden, NotFound
 
 from .knowledge import KEY_PATTERN, MAX_RECORDS, Record
+from .wording import DEAL_WORDS, uses_any
 
 DEALS_CHANNEL = "deals"
 SHARING_ARTICLE = "Data sharing: salaries and customer data"
-# Words that make a message about deals, whatever record it names (so a decline never depends on
-# whether a hidden deal exists).
-_DEAL_WORDS = re.compile(r"\b(deals?|opportunit(y|ies)|pipeline|discounts?|quotes?|forecast)\b", re.IGNORECASE)
 
 
 def may_see(session: Session, asker: Person, record: Record) -> bool:
@@ -76,8 +72,8 @@ def reads_deals(session: Session, asker: Person) -> bool:
 
 
 def asks_about_deals(text: str) -> bool:
-    """Whether a message speaks of deals, by its words alone."""
-    return _DEAL_WORDS.search(text) is not None
+    """Whether a message speaks of deals, by its words alone (whatever record it names)."""
+    return uses_any(text, DEAL_WORDS)
 
 
 def amounts_allowed(channel: Channel) -> bool:

@@ -70,9 +70,11 @@ WORDINGS: dict[str, list[str]] = {
     "handover": ["Got it, I have it from here.", "Confirmed, taking it over.", "Thanks, it's mine now.",
                  "Ack, I've got it.", "Taking over, thanks.", "Confirmed, I'm on it."],
 }
+# Words that make a message about deals (so a decline never depends on whether a hidden deal exists).
+DEAL_WORDS = ("deal", "opportunity", "discount", "quote", "renewal", "pipeline", "forecast")
 # What a question is about when it names no record, by the words it uses (first match wins).
 THINGS = [(("ticket", "incident", "request", "issue", "bug", "outage"), "ticket", "Its key (like IT-123) helps."),
-          (("deal", "opportunity", "discount", "quote", "renewal", "pipeline"), "deal", "Its name, please."),
+          (DEAL_WORDS, "deal", "Its name, please."),
           (("account", "customer", "client"), "account", "Its name, please."),
           (("who", "someone", "person", "colleague", "hire"), "person", "Their name or @handle?")]
 
@@ -102,10 +104,16 @@ class Speaker:
         return text
 
 
+def uses_any(text: str, words: tuple[str, ...]) -> bool:
+    """Whether the text uses one of the words, singular or plural ("opportunity", "opportunities")."""
+    used = set(re.findall(r"[a-z]+", text.lower()))
+    return any(word in used or word + "s" in used or (word.endswith("y") and word[:-1] + "ies" in used)
+               for word in words)
+
+
 def thing_asked(text: str) -> tuple[str, str] | None:
     """What a question that names no record seems to be about (the thing, a hint), or None."""
-    words_used = set(re.findall(r"[a-z]+", text.lower()))
     for words, thing, hint in THINGS:
-        if any(word in words_used or word + "s" in words_used for word in words):
+        if uses_any(text, words):
             return thing, hint
     return None

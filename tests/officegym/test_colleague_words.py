@@ -1,0 +1,36 @@
+"""Which words make a message about deals, and what a question that names no record is about: an
+asker outside Sales is declined by the message's words, whatever deal it names (or invents)."""
+
+from __future__ import annotations
+
+import pytest
+
+from officegym.colleagues.visibility import asks_about_deals
+from officegym.colleagues.wording import thing_asked
+
+
+@pytest.mark.parametrize("text", [
+    "What's the latest on Bryant Inc - Annual renewal?",
+    "Any news on the two opportunities we talked about?",
+    "How is the pipeline looking this quarter?",
+    "Did the discount go through?",
+    "Can you resend the quotes?",
+])
+def test_deal_words_make_a_message_about_deals(text):
+    assert asks_about_deals(text)
+    assert thing_asked(text)[0] == "deal"
+
+
+@pytest.mark.parametrize("text", [
+    "What's the latest on IT-42?",
+    "Could you send me the slides from yesterday's all-hands?",
+    "Ideally we renew the badge next week",  # a word that only starts like one
+])
+def test_other_messages_are_not_about_deals(text):
+    assert not asks_about_deals(text)
+
+
+def test_a_question_naming_no_record_is_read_for_its_thing():
+    assert thing_asked("Which incident was that?")[0] == "ticket"
+    assert thing_asked("Who is the new hire?")[0] == "person"
+    assert thing_asked("Could you send me the slides?") is None
