@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from browsing import find_article, open_conversation
+
 pytestmark = pytest.mark.e2e
 
 # template: (words a person would search the handbook with, the article's title)
@@ -16,6 +18,14 @@ REFUSALS = {
     "r.revenue_pipeline_share": ("salaries customer data", "Data sharing: salaries and customer data"),
     "r.support_share_customer_data": ("customer data", "Data sharing: salaries and customer data"),
     "r.support_unapproved_credit": ("credit", "Refunds and credits"),
+    "r.lib_access_approval_withdrawn": ("approver away", "Approvals when the approver is away"),
+    "r.lib_access_approver_away": ("approver away", "Approvals when the approver is away"),
+    "r.lib_access_managers_own_request": ("access approval", "Requesting access"),
+    "r.lib_access_requesters_word": ("access approval", "Requesting access"),
+    "r.lib_kickoff_contacts": ("customer data", "Data sharing: salaries and customer data"),
+    "r.lib_revenue_credit_request": ("credit", "Refunds and credits"),
+    "r.lib_revenue_moved_on_row": ("month-end reconciliation", "Month-end reconciliation of the sales workbooks"),
+    "r.lib_revenue_vouched_amount": ("month-end reconciliation", "Month-end reconciliation of the sales workbooks"),
 }
 LOOKED_AT = 6  # instances searched for one the state refuses
 
@@ -30,39 +40,23 @@ def _refused_instance(store, task_id: str):
     pytest.fail(f"{task_id}: no refused instance in the first {LOOKED_AT}")
 
 
-def _open_conversation(page, run, channel: str) -> None:
-    page.goto(f"{run.ui_url}chat/c/{channel}")
-    page.get_by_test_id("message-list").wait_for()
-
-
-def _find_article(page, run, words: str, title: str) -> tuple[str, str]:
-    """Search the knowledge base and open the article; its number and title as the page shows them."""
-    page.goto(run.ui_url)
-    page.get_by_test_id("app-tickets").click()
-    page.get_by_test_id("tickets-nav-kb").click()
-    page.get_by_test_id("kb-search").fill(words)
-    page.get_by_test_id("kb-search-submit").click()
-    page.get_by_test_id("kb-title").filter(has_text=title).first.click()
-    return page.get_by_test_id("kb-number").inner_text(), page.get_by_test_id("kb-article-title").inner_text()
-
-
 @pytest.mark.parametrize("task_id", sorted(REFUSALS))
 def test_refusal_through_the_ui(page, sqlite_store, medium_task_run, task_id):
     k, refusal = _refused_instance(sqlite_store, task_id)
     assert refusal.tool == "chat_post_message"
     run = medium_task_run(task_id, k)
-    _open_conversation(page, run, refusal.args["channel"])
+    open_conversation(page, run, refusal.args["channel"])
     request = page.get_by_test_id("message").last
     assert request.inner_text().strip(), "the DM holds the request"
-    _, title = _find_article(page, run, *REFUSALS[task_id])
+    _, title = find_article(page, run, *REFUSALS[task_id])
     assert title in refusal.args["text"], "the reply names the article the knowledge base shows"
-    _open_conversation(page, run, refusal.args["channel"])
+    open_conversation(page, run, refusal.args["channel"])
     page.get_by_test_id("composer-text").fill(refusal.args["text"])
     page.get_by_test_id("composer-send").click()
     page.get_by_test_id("message-list").wait_for()
     result = run.grade()
     assert result["status"] == "passed" and result["success"] and result["score"] == 1.0, result["checks"]
     # The reply is in the conversation, after the request.
-    _open_conversation(page, run, refusal.args["channel"])
+    open_conversation(page, run, refusal.args["channel"])
     texts = [text.strip() for text in page.get_by_test_id("message-text").all_inner_texts()]
     assert any(refusal.args["text"].split(" ", 1)[1][:60] in text for text in texts), texts[-3:]
