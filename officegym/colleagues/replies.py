@@ -4,7 +4,8 @@
   touches it (with the handbook's place rules: no deal amount outside #deals, no private
   service-desk request outside a conversation whose members all see it);
 - records they don't know, in one sentence, with who would know (never the asker, never
-  themselves) when nothing else is said;
+  themselves); people they don't work with, when nothing else is said, by what the directory
+  shows everyone (their title, team and manager), not by whom to ask about them;
 - ticket keys the asker cannot see, hidden or nonexistent alike, and deals asked about by someone
   outside Sales, declined in the handbook's words;
 - a message that names nothing: a follow-up question when it asks something, an acknowledgement of
@@ -75,7 +76,10 @@ def reply_lines(session: Session, colleague: Person, asked: Asked, direct: bool,
     if not direct:
         return lines
     things = [r for r in unknown if r.kind != "person"]  # a person nobody asked about needs no "I don't know"
-    lines += _unknown(session, speaker, colleague, asked, things or ([] if lines else unknown))
+    lines += _unknown(session, speaker, colleague, asked, things)
+    if not lines and unknown:  # asked about people they don't work with: what the directory shows everyone
+        lines.append(speaker.say("directory", asked.used,
+                                 state=" ".join(knowledge.state(session, record) for record in unknown)))
     if asked.unseen_keys:
         lines.append(speaker.say("unseen", asked.used, what=", ".join(asked.unseen_keys)))
     if visibility.asks_about_deals(asked.text) and not visibility.reads_deals(session, asked.asker):

@@ -91,3 +91,16 @@ def test_a_mention_of_a_non_member_in_a_channel_warns_and_nobody_answers(agent_a
     assert agent.ok("chat_get_thread", {"message_id": posted["id"]})["replies"] == []
     with agent.episode.session() as s:
         assert s.scalar(select(Channel.id).where(Channel.name == "zz-quiet")) == posted["channel_id"]
+
+
+def test_people_they_do_not_work_with_are_answered_from_the_directory_not_redirected(agent_as, team):
+    agent = agent_as(team["boss"])
+    channel = agent.ok("chat_open_conversation", {"people": [team["outsider"]]})["id"]
+    names = team["names"]
+    agent.ok("chat_post_message", {"channel": channel, "text": f"Do you know {names[0]}, {names[1]} and {names[2]}? "
+                                                               "Who do they report to?"})
+    agent.wait_out(channel)
+    reply = [m["text"] for m in agent.ok("chat_list_messages", {"channel": channel})["items"]
+             if m["author"] == team["outsider"]][0]
+    assert all(name in reply for name in names) and reply.count(f"reports to @{team['boss']}") == 3, reply
+    assert "ask" not in reply.lower() and "try @" not in reply.lower(), reply
