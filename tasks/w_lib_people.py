@@ -105,15 +105,16 @@ def approver_named(session, c: Cast, approver: Person, refused: bool) -> tuple:
 
 def access_decision(session, rng, instance: int, c: Cast, refused: bool, approver: Person,
                     comments: tuple[tuple[int, str], ...], holds: tuple[str, ...], said: tuple[str, str], rule: str,
-                    query: str, also: str = "", manager: int = 0, asked: str = ASK) -> Plan:
+                    query: str, also: str = "", manager: int = 0, asked: str = ASK, later: dict | None = None) -> Plan:
     """A one-request access decision: the requester's DM (`asked`), the article `rule` (found by
     `query`), the search for the actor's requests, the grant (whose approval counts: `approver`'s) and
-    the reply, `said` = (refusal, report) with {key} and {system} filled in."""
+    the reply, `said` = (refusal, report) with {key} and {system} filled in. `later`: GrantAccess's
+    fields of a word that comes on the ticket during the episode."""
     system, (key, lookalike, before) = pick(rng, SYSTEMS), keys_of(session, instance)
     grant = GrantAccess(key, c.actor.id, c.requester.id, approver.id, c.lead.id, system,
                         access_summary(system, c.requester.name), comments, not refused,
                         f"Approved by @{approver.handle} on the ticket: access to {system} granted.", holds,
-                        lookalike, c.mate.id, access_summary(system, c.mate.name), before, manager)
+                        lookalike, c.mate.id, access_summary(system, c.mate.name), before, manager, **(later or {}))
     reply = Reply(c.requester.id, c.requester.name, c.actor.id, said[0 if refused else 1].format(key=key, system=system),
                   refused, GRANTED, rule, instead=tuple(grant.work()), weight=1 if refused else 2, fact_weight=5,
                   named=(*approver_named(session, c, approver, refused),

@@ -1,6 +1,6 @@
 """Events during an episode: what a task makes happen while the agent works (a follow-up message
-that changes the request, a colleague correcting a figure, a ticket escalated, a case updated, an
-approval revoked). A task declares them (`Event`, on its instance); its setup stores them
+that changes the request, a colleague correcting a figure, a ticket escalated or commented on, a
+case updated, an approval revoked). A task declares them (`Event`, on its instance); its setup stores them
 (`schedule`), and they happen, in order, when the simulated clock reaches their time (`at`) or
 once the agent has made its k-th write (`after_writes`): delivery runs with the colleagues' replies
 (see `delivery`), so the same actions meet the same events at the same times.
@@ -44,6 +44,7 @@ def _message(session: Session, author: Person, args: dict[str, Any]) -> None:
 KINDS: dict[str, Callable[[Session, Person, dict[str, Any]], Any]] = {
     "message": _message,
     "update_ticket": lambda s, who, a: tickets.update_ticket(s, who, a["key"], **a["changes"]),
+    "comment_ticket": lambda s, who, a: tickets.add_comment(s, who, a["key"], a["body"]),
     "update_opportunity": lambda s, who, a: crm.update_opportunity(s, who, a["opportunity"], **a["changes"]),
     "update_case": lambda s, who, a: crm.update_case(s, who, a["case"], **a["changes"]),
     "reject_discount": lambda s, who, a: crm.reject_discount(s, who, a["approval"], a.get("note", "")),

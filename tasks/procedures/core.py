@@ -9,7 +9,9 @@ uses it in one instance. It knows five things:
 - `declare(start)`: its targets and claims, read from the start state;
 - `check(ctx)`: its requirements and the changes it allows (`Graded`);
 - `fallen(kind)`: for each difficulty it declares (`HARDS`), the calls an agent that falls for it makes
-  instead of `steps()` (the near miss, which must fail).
+  instead of `steps()` (the near miss, which must fail);
+- optionally `events()`, what happens during the episode (a comment that comes later), and
+  `unaware()`, its calls by an agent that never notices them (the `ignore_events` adversary).
 
 A procedure is a frozen dataclass of plain values (ids, names, texts, claims), drawn by the template
 from the world: the same values rebuild the same procedure when the episode is graded.
@@ -25,6 +27,7 @@ from sqlalchemy.orm import Session
 from ..base import Declaration, Outcome, Ref, ToolCall
 
 if TYPE_CHECKING:  # pragma: no cover
+    from officegym.colleagues.events import Event
     from officegym.graders.checks import Allow, CheckResult, GradeContext
 
 # What may make a template hard, for fair reasons: each one the handbook or a tool settles.
@@ -84,6 +87,15 @@ class Procedure:
         procedure does not hold it)."""
         return None
 
+    def events(self) -> list["Event"]:
+        """What happens during the episode because of this procedure (none by default)."""
+        return []
+
+    def unaware(self) -> list[ToolCall] | None:
+        """Its calls by an agent that never notices what happens during the episode, where they differ
+        from `steps()` (None: the same, or no event of its own)."""
+        return None
+
 
 @dataclass(frozen=True)
 class Reads(Procedure):
@@ -115,6 +127,18 @@ def trajectory(procedures: list[Procedure], swap: tuple[int, list[ToolCall]] | N
     for index, procedure in enumerate(procedures):
         own = swap[1] if swap is not None and swap[0] == index else procedure.steps()
         calls += shifted(own, len(calls))
+    return calls
+
+
+def unaware_trajectory(procedures: list[Procedure]) -> list[ToolCall] | None:
+    """The trajectory of an agent that never notices the episode's events (each procedure's unaware
+    calls where it has them), or None where no procedure's calls would differ."""
+    if all(procedure.unaware() is None for procedure in procedures):
+        return None
+    calls: list[ToolCall] = []
+    for procedure in procedures:
+        own = procedure.unaware()
+        calls += shifted(procedure.steps() if own is None else own, len(calls))
     return calls
 
 

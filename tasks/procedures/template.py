@@ -1,6 +1,6 @@
 """`Composed`, a task template made of procedures: the author writes `plan` (who acts, the words of
 the instruction, the procedures in order) and the class attributes; drawing, setup, declaration,
-grading, outcome and near misses follow from the procedures."""
+grading, outcome, near misses and the events during the episode follow from the procedures."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from officegym.graders.checks import nothing_else_changed
 
 from ..base import Declaration, TaskInstance, TaskTemplate, ToolCall
-from .core import HARDS, Procedure, outcome_of, trajectory
+from .core import HARDS, Procedure, outcome_of, trajectory, unaware_trajectory
 
 
 @dataclass
@@ -52,7 +52,9 @@ class Composed(TaskTemplate):
         setup.__module__ = type(self).__module__
         return TaskInstance(self.id, instance, plan.actor_id, plan.instruction, trajectory(list(procedures)),
                             {**plan.params, "procedures": procedures}, setup=setup,
-                            outcome=outcome_of(list(procedures)))
+                            outcome=outcome_of(list(procedures)),
+                            events=[event for procedure in procedures for event in procedure.events()],
+                            unaware=unaware_trajectory(list(procedures)))
 
     @staticmethod
     def procedures(inst: TaskInstance) -> list[Procedure]:
