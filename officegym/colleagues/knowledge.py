@@ -25,7 +25,8 @@ from officegym.apps.tickets.models import Ticket
 from .models import ColleagueNote
 
 MAX_RECORDS = 4  # records one answer speaks about
-KEY_PATTERN = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d{1,7}\b")  # how a ticket key is written
+# How a ticket key is written: not the start of a longer code (an invoice number, INV-2026-0166).
+KEY_PATTERN = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]{1,9}-\d{1,7}(?![\w-])")
 _HANDLE = re.compile(r"(?<![\w@])@([a-z0-9][a-z0-9._-]{0,59})", re.IGNORECASE)
 
 

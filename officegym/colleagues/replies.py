@@ -8,8 +8,10 @@
   shows everyone (their title, team and manager), not by whom to ask about them;
 - ticket keys the asker cannot see, hidden or nonexistent alike, and deals asked about by someone
   outside Sales, declined in the handbook's words;
-- a message that names nothing: a follow-up question when it asks something, an acknowledgement of
-  a handover addressed to them, and otherwise nothing at all.
+- a message that asks nothing (a report, an FYI): nothing at all, bar a discount decision and the
+  acknowledgement of a handover addressed to them;
+- a question that names nothing: a follow-up question about what is meant;
+- never "I don't know about" a record they brought up themselves in the conversation.
 People a message reaches only as a thread's starter speak only when they know something.
 """
 
@@ -18,9 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from officegym.apps.chat.models import Channel
+from officegym.apps.chat.models import Channel, Message
 from officegym.apps.crm.models import Opportunity
 from officegym.apps.org.models import Person
 
@@ -31,6 +34,7 @@ from .wording import Speaker, thing_asked
 _QUESTION_START = re.compile(r"^\s*(@\S+\s+)*(can|could|would|will|please|do|does|did|is|are|was|were|what|where|"
                              r"when|who|whom|which|how|why|any|have|has|should|status|update)\b", re.IGNORECASE)
 _AMOUNT_WORDS = re.compile(r"\b(amount|worth|value|figure|how much|size|\$)", re.IGNORECASE)
+SAID_HERE = 20  # a colleague's own recent messages in a conversation, read for what they brought up
 
 
 @dataclass
@@ -63,12 +67,18 @@ def reply_lines(session: Session, colleague: Person, asked: Asked, direct: bool,
     speaker = Speaker(colleague.id)
     lines = [decided] if decided else []
     lines += [speaker.say("not_yours", asked.used, what=deal.name) for deal in refused]
+    if not is_question(asked.text):  # a report or an FYI: nothing to answer, bar a handover to them
+        if not lines and direct and hands_over_to(asked.text, colleague):
+            lines.append(speaker.say("handover", asked.used))
+        return lines
     unknown: list[Record] = []
+    own = said_here(session, colleague, asked.channel)
     for record in asked.seen:
         told = knowledge.notes(session, colleague, record)
         knows = knowledge.knows(session, colleague, record)
         if not (knows or told):
-            unknown.append(record)
+            if record.label not in own:  # never "I don't know about" what they brought up themselves
+                unknown.append(record)
         elif visibility.private_ticket(record) and not visibility.everyone_here_sees(session, asked.channel, record):
             lines.append(speaker.say("private_ticket", asked.used, what=record.label))
         else:
@@ -86,11 +96,18 @@ def reply_lines(session: Session, colleague: Person, asked: Asked, direct: bool,
         lines.append(speaker.say("sales_only", asked.used, article=visibility.SHARING_ARTICLE))
     if not lines and hands_over_to(asked.text, colleague):
         lines.append(speaker.say("handover", asked.used))
-    elif not lines and not asked.seen and is_question(asked.text):
+    elif not lines and not asked.seen:
         thing = thing_asked(asked.text)
         lines.append(speaker.say("which", asked.used, thing=thing[0], hint=thing[1]) if thing
                      else speaker.say("what_about", asked.used))
     return lines
+
+
+def said_here(session: Session, colleague: Person, channel: Channel) -> str:
+    """What the colleague wrote lately in this conversation (their last SAID_HERE messages), as one text."""
+    return "\n".join(session.scalars(select(Message.text).where(Message.channel_id == channel.id,
+                                                                Message.author_id == colleague.id)
+                                     .order_by(Message.id.desc()).limit(SAID_HERE)))
 
 
 def _known(session: Session, speaker: Speaker, asked: Asked, record: Record, knows: bool) -> list[str]:

@@ -1,6 +1,7 @@
 """Colleagues who read like people: no two people give one message the same sentence, nobody is
 told to ask themselves, a handover gets an acknowledgement, a thread's starter answers only when
-they know something, and a mention of someone outside a channel warns the author."""
+they know something, a report gets no reply, nobody disowns what they brought up, and a mention of
+someone outside a channel warns the author."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from sqlalchemy import select
 
 from officegym.apps.chat import services as chat
 from officegym.apps.chat.models import Channel, Membership
+from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Person
 from officegym.colleagues.wording import WORDINGS, Speaker
 
@@ -104,3 +106,23 @@ def test_people_they_do_not_work_with_are_answered_from_the_directory_not_redire
              if m["author"] == team["outsider"]][0]
     assert all(name in reply for name in names) and reply.count(f"reports to @{team['boss']}") == 3, reply
     assert "ask" not in reply.lower() and "try @" not in reply.lower(), reply
+
+
+def test_a_report_gets_no_reply_and_nobody_disowns_what_they_brought_up(agent_as, team):
+    agent = agent_as(team["reports"][0])
+    with agent.episode.session("setup") as s:
+        asker = s.scalar(select(Person).where(Person.handle == team["outsider"]))
+        reports = select(Person.id).where(Person.manager_id == asker.id)
+        account = s.scalar(select(Account).where(Account.owner_id != asker.id, Account.owner_id.not_in(reports))
+                           .order_by(Account.id))  # an account they neither own nor manage: they don't know it
+        channel = chat.open_conversation(s, asker, [s.scalar(select(Person.id).where(
+            Person.handle == team["reports"][0]))]).id
+        chat.post_message(s, asker, channel, f"Could you pull the contacts of {account.name} for me? Invoice "
+                                             "INV-2026-0166 is theirs.")
+        name = account.name
+    before = len(agent.ok("chat_list_messages", {"channel": channel})["items"])
+    agent.ok("chat_post_message", {"channel": channel, "text": f"Done: I sent you {name}'s contacts."})
+    agent.ok("chat_post_message", {"channel": channel, "text": f"Which of {name}'s contacts is the buyer?"})
+    agent.wait_out(channel)
+    said = [m["text"] for m in agent.ok("chat_list_messages", {"channel": channel})["items"]][before + 2:]
+    assert said == [], said  # no recital of the report, no "I don't know about" what they asked about

@@ -1,10 +1,12 @@
 """Which words make a message about deals, and what a question that names no record is about: an
-asker outside Sales is declined by the message's words, whatever deal it names (or invents)."""
+asker outside Sales is declined by the message's words, whatever deal it names (or invents). Which
+codes are ticket keys."""
 
 from __future__ import annotations
 
 import pytest
 
+from officegym.colleagues.knowledge import KEY_PATTERN
 from officegym.colleagues.visibility import asks_about_deals
 from officegym.colleagues.wording import thing_asked
 
@@ -34,3 +36,13 @@ def test_a_question_naming_no_record_is_read_for_its_thing():
     assert thing_asked("Which incident was that?")[0] == "ticket"
     assert thing_asked("Who is the new hire?")[0] == "person"
     assert thing_asked("Could you send me the slides?") is None
+
+
+@pytest.mark.parametrize("text,keys", [
+    ("IT-48 and HD-2.", ["IT-48", "HD-2"]),
+    ("Invoice INV-2026-0166 needs a credit", []),  # an invoice number is not a ticket key
+    ("see (ENG-1043), and key=IT-9?", ["ENG-1043", "IT-9"]),
+    ("X-IT-4 is a part number", []),
+])
+def test_ticket_keys_are_read_only_where_they_stand_alone(text, keys):
+    assert KEY_PATTERN.findall(text) == keys
