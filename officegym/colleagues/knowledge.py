@@ -41,10 +41,25 @@ class Record:
     at: int  # where the text names it first, so answers follow the message's order
 
 
+def _spans(text: str, name: str) -> list[tuple[int, int]]:
+    """Where `name` stands in `text` as whole words (case-insensitive)."""
+    return [m.span() for m in re.finditer(r"(?<![\w])" + re.escape(name.lower()) + r"(?![\w])", text.lower())]
+
+
 def named_at(text: str, name: str) -> int:
     """Where `name` stands in `text` as whole words (case-insensitive), or -1."""
-    found = re.search(r"(?<![\w])" + re.escape(name.lower()) + r"(?![\w])", text.lower())
-    return found.start() if found else -1
+    spans = _spans(text, name)
+    return spans[0][0] if spans else -1
+
+
+def standing_alone(text: str, names: list[str]) -> set[str]:
+    """The names that stand somewhere in the text outside every longer name of `names` ("Barron-Fleming"
+    inside "Barron-Fleming - Brasil" names the longer account only)."""
+    spans = {name: _spans(text, name) for name in set(names)}
+    longer = [(start, end) for found in spans.values() for start, end in found]
+    return {name for name, found in spans.items()
+            if any(not any(s <= start and end <= e and (e - s) > (end - start) for s, e in longer)
+                   for start, end in found)}
 
 
 def _by_name(session: Session, model, text: str) -> list:
@@ -62,11 +77,12 @@ def named_records(session: Session, text: str, skip_people: set[int]) -> list[Re
     keys = list(dict.fromkeys(KEY_PATTERN.findall(text)))[:MAX_RECORDS * 2]
     for ticket in session.scalars(select(Ticket).where(Ticket.key.in_(keys))) if keys else []:
         found.append(Record("ticket", f"ticket:{ticket.key}", ticket.key, ticket, text.find(ticket.key)))
-    deals = _by_name(session, Opportunity, text)
-    found += [Record("opportunity", f"opportunity:{d.id}", d.name, d, named_at(text, d.name)) for d in deals]
-    in_deals = " ".join(d.name.lower() for d in deals)
+    deals, accounts = _by_name(session, Opportunity, text), _by_name(session, Account, text)
+    alone = standing_alone(text, [row.name for row in deals + accounts])
+    found += [Record("opportunity", f"opportunity:{d.id}", d.name, d, named_at(text, d.name))
+              for d in deals if d.name in alone]
     found += [Record("account", f"account:{a.id}", a.name, a, named_at(text, a.name))
-              for a in _by_name(session, Account, text) if a.name.lower() not in in_deals]
+              for a in accounts if a.name in alone]
     handles = {h.lower() for h in _HANDLE.findall(text)}
     people = {p.id: p for p in _by_name(session, Person, text)}
     if handles:
@@ -122,8 +138,10 @@ def state(session: Session, record: Record, amounts: bool = True, deals_filter=N
         return (f"{row.key} \"{row.summary}\" is {row.status} ({row.priority}), assigned to "
                 f"{_handle(session, row.assignee_id)}{due}.")
     if record.kind == "opportunity":
-        step = f"; next step: {row.next_step}" if row.next_step else ""
         worth = f" at {_money(row.amount_cents)}" if amounts else ""
+        if row.closed_at is not None:  # a closed deal: when it closed, and no next step
+            return f"{row.name} is {row.stage}{worth}, closed on {row.closed_at.date().isoformat()}."
+        step = f"; next step: {row.next_step}" if row.next_step else ""
         return f"{row.name} is in {row.stage}{worth}, closing {row.close_date.isoformat()}{step}."
     if record.kind == "account":
         owned = f"{row.name} ({row.industry}, {row.region}) is owned by {_handle(session, row.owner_id)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from officegym.colleagues.knowledge import KEY_PATTERN
+from officegym.colleagues.knowledge import KEY_PATTERN, standing_alone
 from officegym.colleagues.visibility import asks_about_deals
 from officegym.colleagues.wording import thing_asked
 
@@ -46,3 +46,12 @@ def test_a_question_naming_no_record_is_read_for_its_thing():
 ])
 def test_ticket_keys_are_read_only_where_they_stand_alone(text, keys):
     assert KEY_PATTERN.findall(text) == keys
+
+
+@pytest.mark.parametrize("text,alone", [
+    ("Escalate the Barron-Fleming - Brasil cases", {"Barron-Fleming - Brasil"}),
+    ("Barron-Fleming, and Barron-Fleming - Brasil", {"Barron-Fleming", "Barron-Fleming - Brasil"}),
+    ("Acme - Renewal is signed", {"Acme - Renewal"}),  # an account inside its deal's name names the deal
+])
+def test_a_name_inside_a_longer_name_is_not_named_on_its_own(text, alone):
+    assert standing_alone(text, ["Barron-Fleming", "Barron-Fleming - Brasil", "Acme", "Acme - Renewal"]) == alone
