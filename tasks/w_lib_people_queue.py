@@ -9,7 +9,8 @@ from __future__ import annotations
 from officegym.graders.statements import Candidate
 
 from .base import Claim
-from .common import spread
+from .common import named, spread
+from .phrasing import request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reply
 from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads
 from .registry import register
@@ -44,27 +45,42 @@ class MorningAccessQueue(Composed):
                "counts (the manager's, or the away manager's own manager's, not withdrawn since), leave the others "
                "open, and tell the lead which wait and on whose approval.")
 
+    states = STATES  # (what the ticket shows, granted?, the difficulty it holds), one per request
+
+    def states_of(self, instance: int) -> tuple:
+        """The states of instance `instance`'s requests."""
+        return self.states
+
+    def word(self, session, rng, state: str, c) -> tuple[tuple, dict, str]:
+        """A request's comments at the start, GrantAccess's fields of a word that comes later (none
+        here) and what the lead's message adds about it (nothing here)."""
+        return comments_for(state, c), {}, ""
+
     def plan(self, session, rng, instance):
         actor, lead = it_agent_and_lead(session, rng, self.split)
+        own_states = self.states_of(instance)
         pool, people, managers = requesters(session, self.split), [], set()
-        for k in range(len(pool)):  # four requesters with four different managers, from the instance's place on
+        for k in range(len(pool)):  # requesters with different managers, from the instance's place on
             person = spread(pool, instance * 7 + k * 13)
             if person.manager_id not in managers and person.id not in {p.id for p in people}:
                 people.append(person)
                 managers |= {person.manager_id, person.manager.manager_id}
-            if len(people) == len(STATES):
+            if len(people) == len(own_states):
                 break
-        states = rng.sample(STATES, len(STATES))
-        first, systems = int(next_key(session, "IT").split("-")[1]), rng.sample(SYSTEMS, len(STATES))
-        grants, casts = [], []
+        states = rng.sample(own_states, len(own_states))
+        first, systems = int(next_key(session, "IT").split("-")[1]), rng.sample(SYSTEMS, len(own_states))
+        grants, casts, notes = [], [], []
         for k, (person, (state, granted, holds)) in enumerate(zip(people, states)):
             c = cast(session, rng, person, actor, lead)
-            approver = c.manager if state in ("manager", "withdrawn") else c.skip
+            approver = c.skip if state in ("skip", "cover") else c.manager
+            comments, later, note = self.word(session, rng, state, c)
             grants.append(GrantAccess(f"IT-{first + k}", actor.id, person.id, approver.id, lead.id, systems[k],
-                                      access_summary(systems[k], person.name), comments_for(state, c), granted,
+                                      access_summary(systems[k], person.name), comments, granted,
                                       f"Approved by @{approver.handle}: access to {systems[k]} granted.", holds,
-                                      manager=c.manager.id if state in ("skip", "cover") else 0, strict=True))
+                                      manager=c.manager.id if state in ("skip", "cover") else 0, strict=True,
+                                      **later))
             casts.append((c, approver, state))
+            notes += [note] if note else []
         waiting = [(g, c, a) for g, (c, a, _) in zip(grants, casts) if not g.approved]
         done = [g.key for g in grants if g.approved]
         keys = tuple(g.key for g in grants)
@@ -72,17 +88,17 @@ class MorningAccessQueue(Composed):
                             "request still waiting") for g, _, _ in waiting)
         involved = {p.id for c, a, _ in casts for p in (c.requester, c.manager, c.skip, c.cover, a, lead)}
         blamed = [p for p in [*(c.mate for c, _, _ in casts), *it_heads(session)] if p.id not in involved]
-        named = tuple(people_claim([a], [p for p in blamed if p.id != a.id], f"approver {g.key} waits on")
-                      for g, _, a in waiting)
+        approvers = tuple(people_claim([a], [p for p in blamed if p.id != a.id], f"approver {g.key} waits on")
+                          for g, _, a in waiting)
         text = ("Done: granted " + " and ".join(done) + ". Still open: " + "; ".join(
             f"{g.key} waits on @{a.handle}'s approval" + (f" (in place of {c.manager.name}, who is away)"
                                                           if a.id == c.skip.id else " (their latest comment "
                                                           "withdrew it)") for g, c, a in waiting) + ".")
-        reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, facts=facts, named=named, fact_weight=2)
+        reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, facts=facts, named=approvers, fact_weight=2)
         request = DirectRequest(lead.id, actor.id, f"Morning @{actor.handle}, I've assigned you this morning's access "
                                 "requests. Could you work through them? Grant the ones whose approval counts, leave "
-                                "the others open, and tell me which still wait and on whose approval.", minutes=20)
-        return Plan(actor.id, "Your lead sent you a direct message about this morning's access requests. Do what they "
-                    "ask the way the handbook says. Change nothing else.",
+                                "the others open, and tell me which still wait and on whose approval."
+                                + "".join(f" {note}" for note in notes), minutes=20)
+        return Plan(actor.id, request_instruction(rng, named(session, lead)),
                     [request, ReadRule.of(session, ACCESS, "access request approval"),
                      ReadRule.of(session, AWAY, "approver away approval"), MY_REQUESTS, *grants, reply])
