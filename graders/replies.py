@@ -136,13 +136,32 @@ def declines(text: str) -> bool:
     return bool(_DECLINE.search(read) or _HOLDS_OFF.search(read) or _NOT_TAKEN.search(read))
 
 
-def denials(text: str) -> list[str]:
+def denials(text: str, asides: Iterable[str] = (), rights: Iterable[str] = ()) -> list[str]:
     """The places where a text says the work was not done, was refused or could not be done; a
     heading of what was left as it was ("Not changed: ...") or a negated seeing ("rows I cannot see")
-    speaks of other records, not of the work."""
+    speaks of other records, not of the work, and so does a clause that names one of `asides` (whom
+    or what the work rightly did not go to) and none of `rights` (whom or what it went to): "I
+    couldn't hand over to Wendy: she isn't in the group" explains the choice, it denies nothing."""
     read = _read(text)
     found = [*_DENIAL.finditer(read), *_DECLINE.finditer(read)]
-    return [m.group() for m in found if not _ASIDE.match(read, m.end())]
+    return [m.group() for m in found
+            if not _ASIDE.match(read, m.end()) and not _about_another(read, m.start(), tuple(asides), tuple(rights))]
+
+
+_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;:\n]")  # not the dot inside a handle, an email or a number
+
+
+def _about_another(read: str, at: int, asides: tuple[str, ...], rights: tuple[str, ...]) -> bool:
+    """Whether the clause around position `at` names one of `asides` and none of `rights`."""
+    if not asides:
+        return False
+    starts = [m.end() for m in _CLAUSE_END.finditer(read, 0, at)]
+    end = _CLAUSE_END.search(read, at)
+    clause = read[starts[-1] if starts else 0:end.start() if end else len(read)]
+
+    def names(words: tuple[str, ...]) -> bool:
+        return any(re.search(rf"(?<![\w@.]){re.escape(_read(w))}(?!\w)", clause) for w in words if w.strip())
+    return names(asides) and not names(rights)
 
 
 def refusal_reply(texts: Iterable[str], requirement: str, actions: Iterable[str] = (),
@@ -183,12 +202,12 @@ def _plainly_done(read: str, participles: str) -> bool:
 
 
 def report_reply(texts: Iterable[str], requirement: str, actions: Iterable[str] = (),
-                 weight: float = 1.0) -> list[CheckResult]:
+                 weight: float = 1.0, asides: Iterable[str] = (), rights: Iterable[str] = ()) -> list[CheckResult]:
     """A requirement that some reply says the work was done (`actions`: the participles of what was
     asked), and a guard that no reply declines it or denies its outcome (the facts it must state are
-    checked with `says`)."""
-    texts, actions = [t for t in texts if t], tuple(actions)
-    found = [(t, d) for t in texts for d in denials(t)]
+    checked with `says`; a denial about one of `asides` only, see `denials`, is no denial of it)."""
+    texts, actions, asides, rights = [t for t in texts if t], tuple(actions), tuple(asides), tuple(rights)
+    found = [(t, d) for t in texts for d in denials(t, asides, rights)]
     shown = [t[:120] for t in texts[:3]]
     return [check(requirement, any(reports_done(t, actions) for t in texts),
                   f"no reply says it was done: {shown}" if texts else "no reply was written", weight),

@@ -54,7 +54,8 @@ def cover_plan(session, rng, h: Handover, named: Person, taker: Person, who: str
     why = "" if named.id == taker.id else f"{named.name} is outside our on-call group, so as {COVER} says "
     reply = Reply(incoming.id, incoming.name, actor.id, f"@{incoming.handle} get well soon: {why}I handed over "
                   f"{', '.join(h.keys)} to @{taker.handle}, with a work note on each and a reply in their #incidents "
-                  "threads.", False, HANDED, named=(claim,), fact_weight=5)
+                  "threads.", False, HANDED, named=(claim,), fact_weight=5,
+                  asides=() if named.id == taker.id else (named.name, named.name.split()[0], f"@{named.handle}"))
     return Plan(h.actor, "It's Monday morning and your on-call week has just ended. Do the handover the way the "
                 "handbook says, read your messages first, and tell whoever wrote to you. Change nothing else.",
                 [DirectRequest(incoming.id, actor.id, text, minutes=40),

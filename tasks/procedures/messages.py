@@ -84,6 +84,7 @@ class Reply(Procedure):
     fact_weight: float = 3.0
     named: tuple[Claim, ...] = ()
     also: str = ""  # another article that states the same rule: naming either will do
+    asides: tuple[str, ...] = ()  # whom or what the work rightly did not go to: saying so denies nothing
 
     def _rule(self, start: Session) -> Claim | None:
         if not self.rule:
@@ -104,7 +105,9 @@ class Reply(Procedure):
     def check(self, ctx):
         dm, texts = dm_replies(ctx, self.requester)
         rule = self._rule(ctx.start)
-        results = reply_checks(texts, self.refused, self.requester_name, (), rule, self.actions, self.weight)
+        rights = [spelling for claim in (*self.named, *self.facts) for spelling in claim.right.spellings]
+        results = reply_checks(texts, self.refused, self.requester_name, (), rule, self.actions, self.weight,
+                               self.asides, rights)
         for fact in self.facts:
             results += says(texts, fact.right, fact.others, f"Your reply to {self.requester_name} states the "
                             f"{fact.kind}, {fact.right.label}", fact.kind, weight=self.fact_weight)
