@@ -34,16 +34,18 @@ def twin_outcome(template_id: str, instance: int) -> Outcome:
 
 def reply_checks(texts: Iterable[str], refused: bool, to: str, facts: Iterable[Claim] = (), rule: Claim | None = None,
                  actions: Iterable[str] = (), weight: float = 2.0, asides: Iterable[str] = (),
-                 rights: Iterable[str] = ()) -> list[CheckResult]:
+                 rights: Iterable[str] = (), carried: Iterable[str] = (), kept: Iterable[str] = ()) -> list[CheckResult]:
     """The checks of a reply to `to` (a name, for the requirements' wording) reporting a decision:
     when `refused`, it declines (claiming none of `actions`, the participles of what was asked, nor
     anything done or approved) and names `rule`; either way it states each of `facts` (a refusal:
     what stands in the way; a report: what was done), without stating another candidate of their
     pools or denying them. A report may say what it did not do about one of `asides` (see
-    `graders.replies.denials`)."""
+    `graders.replies.denials`); a refusal of part of a request may claim done what it carried out
+    (`carried`: how it is named) in a clause that names nothing of what it refused (`kept`; see
+    `graders.replies.claims_done`)."""
     texts = [t for t in texts if t]
     if refused:
-        results = refusal_reply(texts, f"Your reply to {to} declines the request", actions, weight)
+        results = refusal_reply(texts, f"Your reply to {to} declines the request", actions, weight, carried, kept)
         if rule is not None:
             results += says(texts, rule.right, rule.others, f"Your reply to {to} names the rule ({rule.right.label})",
                             rule.kind, weight=1)

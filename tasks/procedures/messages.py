@@ -85,6 +85,7 @@ class Reply(Procedure):
     named: tuple[Claim, ...] = ()
     also: str = ""  # another article that states the same rule: naming either will do
     asides: tuple[str, ...] = ()  # whom or what the work rightly did not go to: saying so denies nothing
+    carried: tuple[str, ...] = ()  # refused in part: how the part carried out is named (it may be claimed done)
 
     def _rule(self, start: Session) -> Claim | None:
         if not self.rule:
@@ -106,8 +107,9 @@ class Reply(Procedure):
         dm, texts = dm_replies(ctx, self.requester)
         rule = self._rule(ctx.start)
         rights = [spelling for claim in (*self.named, *self.facts) for spelling in claim.right.spellings]
+        kept = [spelling for fact in self.facts for spelling in fact.right.spellings]  # the refused part's names
         results = reply_checks(texts, self.refused, self.requester_name, (), rule, self.actions, self.weight,
-                               self.asides, rights)
+                               self.asides, rights, self.carried, kept)
         for fact in self.facts:
             results += says(texts, fact.right, fact.others, f"Your reply to {self.requester_name} states the "
                             f"{fact.kind}, {fact.right.label}", fact.kind, weight=self.fact_weight)
