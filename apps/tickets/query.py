@@ -4,7 +4,7 @@
 
 - clauses `field op value` joined by AND, OR, NOT and parentheses (NOT binds tightest, then AND);
 - operators `=`, `!=`, `~` and `!~` (contains), `<`, `<=`, `>`, `>=`, `IN (...)`, `NOT IN (...)`,
-  `IS EMPTY`, `IS NOT EMPTY`;
+  `IS EMPTY`, `IS NOT EMPTY` (also written `= EMPTY`, `!= EMPTY`);
 - values: words, "quoted text", numbers, dates (2026-03-01), relative times (-7d, -2w, -4h) and the
   functions currentUser(), now(), startOfDay([offset]), endOfDay([offset]), openSprints(),
   membersOf("group");
@@ -183,6 +183,9 @@ class Parser:
         if self.current.kind != "op":
             self.fail(f"an operator after {token.text} (=, !=, ~, !~, <, <=, >, >=, IN, NOT IN, IS EMPTY)")
         op = self.advance().text
+        if op in ("=", "!=") and self.current.kind == "word" and self.current.upper in ("EMPTY", "NULL"):
+            self.advance()  # "= EMPTY" is "IS EMPTY", as in Jira
+            return condition(self, name, token, "is empty" if op == "=" else "is not empty", None)
         return condition(self, name, token, op, self.value())
 
     def empty_word(self) -> None:

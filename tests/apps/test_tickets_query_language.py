@@ -85,6 +85,8 @@ def test_every_field_and_operator_matches_a_plain_filter(world):
         "impact = High": lambda t: t.impact == "High",
         "urgency is empty": lambda t: not t.urgency,
         "resolution is not empty": lambda t: bool(t.resolution),
+        "resolution = EMPTY": lambda t: not t.resolution,  # Jira's spelling of IS EMPTY
+        "assignee != null": lambda t: t.assignee_id is not None,
         "resolution = Fixed": lambda t: t.resolution == "Fixed",
         f"assignee = @{assignee.handle}": lambda t: t.assignee_id == assignee.id,
         f"assignee != @{assignee.handle}": lambda t: t.assignee_id != assignee.id,
