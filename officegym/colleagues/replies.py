@@ -77,7 +77,7 @@ def reply_lines(session: Session, colleague: Person, asked: Asked, direct: bool,
         told = knowledge.notes(session, colleague, record)
         knows = knowledge.knows(session, colleague, record)
         if not (knows or told):
-            if record.label not in own:  # never "I don't know about" what they brought up themselves
+            if knowledge.named_at(own, record.label) < 0:  # never "I don't know about" what they brought up
                 unknown.append(record)
         elif visibility.private_ticket(record) and not visibility.everyone_here_sees(session, asked.channel, record):
             lines.append(speaker.say("private_ticket", asked.used, what=record.label))
