@@ -117,8 +117,10 @@ def claims_done(text: str, actions: Iterable[str] = (), done: Iterable[str] = ()
     (`actions`: its participles, such as "granted" or "closed"; see the module's rules). Where a
     request was carried out in part, a claim in a clause that names only what was carried out (one
     of `done`, none of `refused`) is about that part: "Done: I logged INV-1 and INV-2" claims nothing
-    of the refused INV-3."""
+    of the refused INV-3 (where nothing names the refused part, every claim counts)."""
     read, done, refused = _read(text), tuple(done), tuple(refused)
+    if not refused:  # nothing names the refused part: no claim can be told apart from a claim of it
+        done = ()
     found = []
     for match in _claim(tuple(actions)).finditer(read):
         inner = _WORD.findall(match.group())

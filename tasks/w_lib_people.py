@@ -61,6 +61,21 @@ def requesters(session, split: str) -> list[Person]:
             if person_in(split, p.id) and p.manager.manager_id and reports[p.manager_id] > 1]
 
 
+def distinct_requesters(pool: list[Person], instance: int, count: int) -> list[Person]:
+    """`count` people of `pool` (`requesters`), from the instance's place on, none of whom is another's
+    manager or manager's manager, nor shares one with another (so a request's approver names it alone)."""
+    chosen, taken = [], set()
+    for k in range(len(pool)):
+        person = spread(pool, instance * 7 + k * 13)
+        circle = {person.id, person.manager_id, person.manager.manager_id}
+        if not circle & taken:
+            chosen.append(person)
+            taken |= circle
+        if len(chosen) == count:
+            return chosen
+    raise RuntimeError(f"only {len(chosen)} requesters with approvers of their own, {count} wanted")
+
+
 def it_agent_and_lead(session, rng, split: str) -> tuple[Person, Person]:
     """An IT Support agent of the split (neither the Head of IT nor the IT Support Lead) and the IT
     Support Lead."""

@@ -1,9 +1,11 @@
 """A credit request composed from the procedure library (tasks.procedures.credits): a Customer Success
 colleague asks an account owner to log a customer's goodwill credit on an invoice for approval and to
 say who approves it. The approver follows from the account's credits over twelve months, the new one
-included (so the new credit alone points at another approver), and a credit noted fifteen months ago
-does not count. In one twin of each pair the account's notes show that invoice credited already: the
-owner logs nothing and replies naming the article and the invoice. The request is the same in both."""
+included, and a credit noted fifteen months ago does not count (in each instance the new credit alone,
+or the old one counted, would name another approver; the approver is each of the three in turn). In one twin of each pair the account's notes show that invoice credited already: the
+owner logs nothing and replies naming the article and the invoice. The request is the same in both.
+Also the draws of credit requests the other templates share (`credit_on`): an approver of any of the
+three tiers, whose credits hold the difficulties they hold."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from .crm import money, sales_people, today
 from .decisions import twin_outcome
 from .phrasing import request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reply
-from .procedures.credits import CREDITS, CS_UP_TO, MANAGER_UP_TO, Credit, LogCredit, tier
+from .procedures.credits import CREDITS, CS_UP_TO, MANAGER_UP_TO, TIERS, Credit, TieredCredit, tier
 from .registry import register
 from .split import in_split, person_in
 from .w_revenue_credits import BANDS, approver_of
@@ -33,15 +35,34 @@ WHY = ("the delayed onboarding", "a billing error on their last invoice", "the F
        "the data export failures in January")
 
 
-def draw_amounts(rng) -> tuple[int, int, int]:
-    """(new, earlier, stale) credits in dollars: the earlier one changes the approver of the new one, the
-    stale one would change it again, and no total sits on a band's edge."""
+def amounts_for(rng, band: str) -> tuple[int, int, int]:
+    """(new, earlier, stale) credits in dollars whose twelve-month total is approved by `band`, where the
+    new credit alone or the stale one counted too would go to another approver, and no total sits on a
+    band's edge."""
     while True:
         new, earlier, stale = pick(rng, NEW), pick(rng, EARLIER), pick(rng, STALE)
         totals = (new, new + earlier, new + earlier + stale)
-        if len({tier(t) for t in totals[1:]}) == 2 and tier(totals[0]) != tier(totals[1]) \
-                and not {MANAGER_UP_TO, CS_UP_TO} & set(totals):
+        edges = {MANAGER_UP_TO, CS_UP_TO} & set(totals)
+        if tier(totals[1]) == band and len({tier(t) for t in totals}) > 1 and not edges:
             return new, earlier, stale
+
+
+def credit_on(session, rng, owner: Person, account: Account, credited: bool, invoice: str, kind=TieredCredit,
+              band: str = ""):
+    """A credit request of `kind` on `account` whose approver is `band`'s (one of TIERS, drawn when not
+    given): a new amount, an earlier credit within twelve months (on the same invoice when `credited`)
+    and one noted some fifteen months ago (`amounts_for`)."""
+    new, earlier, stale = amounts_for(rng, band or pick(rng, TIERS))
+    day, names = today(session), {tier_: approver_of(session, tier_, owner).name for tier_ in BANDS}
+    other = invoice
+    while other == invoice:  # the earlier credit's own invoice, when it is not the one asked about
+        other = f"INV-{day.year}-{rng.randrange(700, 990):04d}"
+    within = Credit(earlier, invoice if credited else other, pick(rng, WHY),
+                    day - timedelta(days=rng.randrange(60, 200)), names[tier(earlier)])
+    older = Credit(stale, f"INV-{day.year - 1}-{rng.randrange(100, 700):04d}", pick(rng, WHY),
+                   day - timedelta(days=rng.randrange(430, 500)), names[tier(stale)])
+    return kind(owner.id, account.id, account.name, new, invoice, pick(rng, WHY), (within,), older,
+                tuple(names.items()))
 
 
 def owned_accounts(session, split: str) -> list[Account]:
@@ -69,21 +90,13 @@ class CreditRequest(Composed):
         account = spread(owned_accounts(session, self.split), instance)
         owner = session.get(Person, account.owner_id)
         asker = pick(rng, [p for p in customer_success_askers(session) if p.id != owner.id])
-        new, earlier, stale = draw_amounts(rng)
-        day = today(session)
-        invoice, other = (f"INV-{day.year}-{rng.randrange(low, low + 300):04d}" for low in (100, 400))
-        why = pick(rng, WHY)
-        people = {band: approver_of(session, band, owner).name for band in BANDS}
-        credits = (Credit(earlier, invoice if refused else other, pick(rng, WHY),
-                          day - timedelta(days=rng.randrange(60, 200)), people[tier(earlier)]),)
-        old = Credit(stale, f"INV-{day.year - 1}-{rng.randrange(100, 700):04d}", pick(rng, WHY),
-                     day - timedelta(days=rng.randrange(430, 500)), people[tier(stale)])
+        invoice = f"INV-{today(session).year}-{rng.randrange(100, 400):04d}"
+        band = TIERS[instance // 2 % len(TIERS)]  # its approver: each of the three in turn, over the twins
+        credit = credit_on(session, rng, owner, account, refused, invoice, band=band)
+        new, why, total = credit.dollars, credit.why, credit.dollars + sum(c.dollars for c in credit.earlier)
         text = (f"Hi @{owner.handle}, {account.name} asks for a goodwill credit of {money(new * 100)} on invoice "
                 f"{invoice} for {why}. Could you log it for approval as the handbook says, and tell me who approves "
                 "it?")
-        credit = LogCredit(owner.id, account.id, account.name, new, invoice, why, credits, old,
-                           tuple(people.items()))
-        total = new + earlier
         reply = Reply(asker.id, asker.name, owner.id, (
             f"@{asker.handle} I can't log it: {account.name}'s notes show invoice {invoice} credited already, and the "
             f"handbook's {CREDITS} credits an invoice once." if refused else

@@ -20,7 +20,7 @@ from .base import Lookalikes, Ref, ToolCall
 from .common import allow_new_conversation, allow_posts, pick
 from .crm import today
 from .split import in_split, person_in
-from .tickets_common import added_tickets, next_key, project_id
+from .tickets_common import added_tickets, project_id
 
 ESCALATION = "Customer escalation path"
 LABEL = "customer-escalation"

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date
 
+from sqlalchemy import select
+
+from officegym.apps.crm.models import Account
 from officegym.graders.checks import check
 from officegym.graders.statements import Candidate, says
 
@@ -95,14 +98,14 @@ class LogCredit(Procedure):
         return ("exception",) if self.refused else ("summed", "lookalike")
 
     def fallen(self, kind):
+        told = self.reply.steps() if self.reply else []
         if kind == "exception" and self.refused:  # logs it all the same
-            return self.steps()[:2] + [self.note()] + self.reply.steps()
+            return self.steps()[:2] + [self.note()] + told
         if kind not in ("summed", "lookalike") or self.refused:
             return None
         wrong = self.approver(alone=True) if kind == "summed" else self.approver(self.stale.dollars)
-        said = self.reply.steps()[0]
         return self.steps()[:3] + [replace(said, args={**said.args, "text": said.args["text"].replace(
-            self.approver(), wrong)})]
+            self.approver(), wrong)}) for said in told]
 
     def facts(self, alone: bool = False, stale: bool = False) -> tuple[Claim, ...]:
         """What the reply states: the invoice already credited, or the approver (among the others; the near
@@ -133,3 +136,53 @@ class LogCredit(Procedure):
 
     def outcome(self):
         return REFUSE if self.refused else CARRY_OUT
+
+
+@dataclass(frozen=True)
+class TieredCredit(LogCredit):
+    """A `LogCredit` that declares only the difficulties its amounts really hold (`summed` where the new
+    credit alone has another approver, `lookalike` where the stale credit would change the approver),
+    so its approver may be any of the three; its near misses name the wrong approver in the note and in
+    the reply, or log a request on an invoice credited already (`exception`)."""
+
+    def wrong(self, kind: str) -> str:
+        """The approver an agent that falls for `kind` names."""
+        return self.approver(alone=True) if kind == "summed" else self.approver(self.stale.dollars)
+
+    def declare(self, start):
+        declared = super().declare(start)
+        theirs = start.scalars(select(Account.id).where(Account.owner_id == self.owner, Account.id != self.account))
+        near = sorted(theirs, key=lambda i: (abs(i - self.account), i))[:6]  # the owner's accounts nearest by id
+        declared.targets[0] = Target("account", self.account, near)
+        return declared
+
+    def declared(self):
+        if self.refused:
+            return ("exception",)
+        return tuple(k for k in ("summed", "lookalike") if self.wrong(k) != self.approver())
+
+    def fallen(self, kind):
+        if kind not in self.declared():
+            return None
+        calls = self.steps()[:2] + [self.note()] + (self.reply.steps() if self.reply else [])
+        if kind == "exception":
+            return calls
+        right, wrong = self.approver(), self.wrong(kind)
+        return [replace(c, args={k: v.replace(right, wrong) if k in ("body", "text") else v for k, v in c.args.items()})
+                for c in calls]
+
+
+@dataclass(frozen=True)
+class NotedCredit(TieredCredit):
+    """A `TieredCredit` whose note names its approver, as the request asks (graded on the note, account by
+    account, for a DM that asks for several credits at once); the reply is a procedure of its own."""
+
+    def check(self, ctx):
+        graded = super().check(ctx)
+        if not self.refused:
+            notes = [f"{r['subject']}\n{r['body']}" for r in new_activities(ctx, "account", self.account, "note")]
+            right = self.approver()
+            graded.results += says(notes, Candidate.text(right), [Candidate.text(n) for _, n in self.approvers
+                                                                  if n != right],
+                                   f"The note on {self.account_name} names who approves it, {right}", "approver")
+        return graded

@@ -59,3 +59,7 @@ def test_a_part_refusal_may_claim_the_carried_part_done(text):
 def test_a_claim_of_the_refused_part_or_of_everything_still_counts(text):
     assert claims_done(text, (), CARRIED, KEPT)
     assert not refusal_reply([text], "declines", (), 2.0, CARRIED, KEPT)[1].passed
+
+
+def test_without_names_of_the_refused_part_every_claim_counts():
+    assert claims_done("Done: handed over to Wendy and swapped the rota.", (), ("Wendy",), ())
