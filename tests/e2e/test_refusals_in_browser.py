@@ -18,10 +18,11 @@ REFUSALS = {
     "r.revenue_pipeline_share": ("salaries customer data", "Data sharing: salaries and customer data"),
     "r.support_share_customer_data": ("customer data", "Data sharing: salaries and customer data"),
     "r.support_unapproved_credit": ("credit", "Refunds and credits"),
-    "r.lib_access_approver_away": ("approver away", "Approvals when the approver is away"),
-    "r.lib_access_requesters_word": ("access approval", "Requesting access"),
-    "r.lib_kickoff_contacts": ("customer data", "Data sharing: salaries and customer data"),
+    # the library's decisions other than those test_decisions_in_browser carries out
+    "r.lib_access_approval_withdrawn": ("approver away", "Approvals when the approver is away"),
+    "r.lib_access_managers_own_request": ("access approval", "Requesting access"),
     "r.lib_revenue_credit_request": ("credit", "Refunds and credits"),
+    "r.lib_revenue_moved_on_row": ("month-end reconciliation", "Month-end reconciliation of the sales workbooks"),
     "r.lib_revenue_vouched_amount": ("month-end reconciliation", "Month-end reconciliation of the sales workbooks"),
 }
 LOOKED_AT = 6  # instances searched for one the state refuses
