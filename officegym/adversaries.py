@@ -205,13 +205,15 @@ async def overreach(player: Player, declared) -> None:
         if step.tool in ADDING:
             extra.append(await player.call(step.tool, _again(args)) is not None)
     if not any(extra):
-        await app_damage(player, _first_app(player), _avoided(declared))
+        for app in _apps(player):
+            if await app_damage(player, app, _avoided(declared)):
+                break
 
 
-def _first_app(player: Player) -> str:
+def _apps(player: Player) -> tuple[str, ...]:
     from officegym.tasks.registry import get_task
 
-    return get_task(player.episode.task_id).apps[0]
+    return get_task(player.episode.task_id).apps
 
 
 def _avoided(declared) -> set:
@@ -220,12 +222,18 @@ def _avoided(declared) -> set:
 
 
 @adversary()
-async def vandal(player: Player, declared) -> None:
-    """Change another record of a target's kind (one that was there before), then do the task."""
+async def vandal(player: Player, declared) -> str | None:
+    """Change another record of a target's kind (one that was there before), else a record of one of
+    the task's apps, then do the task; where the tools served change nothing else, it does not apply."""
     avoid = _avoided(declared)
     if not any([await damage(player, target, avoid) for target in declared.targets[:1]]):
-        await app_damage(player, _first_app(player), avoid)
+        for app in _apps(player):
+            if await app_damage(player, app, avoid):
+                break
+        else:
+            return "the tools it serves change no record beside its targets"
     await _oracle(player)
+    return None
 
 
 def _deniable(declared) -> list[Claim]:
