@@ -24,9 +24,13 @@ from sqlalchemy.orm import Session
 from officegym.apps.tickets.knowledge import article_number
 from officegym.apps.tickets.models import Article, ArticleVersion
 
+from . import tickets_handbook_deals as deals
+from . import tickets_handbook_it as it
+from . import tickets_handbook_long as long
 from . import tickets_handbook_ops as ops
 from . import tickets_handbook_revenue as revenue
 from . import tickets_handbook_rules as rules
+from . import tickets_handbook_support as support
 from . import tickets_handbook_text as texts
 from .bulk import bulk_insert
 from .chat_text import history_end
@@ -68,6 +72,7 @@ ARTICLES = [
     (rules.expenses, "controller"), (rules.passwords, "it_head"),
     (revenue.month_end, "sales_ops"),
     (ops.approvals_away, "it_lead"), (ops.on_call_cover, "rota"),
+    *deals.ARTICLES, *support.ARTICLES, *it.ARTICLES, *long.ARTICLES,
 ]
 
 

@@ -1,0 +1,1 @@
+"""Deep templates composed from the procedure library (being written)."""
