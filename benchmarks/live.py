@@ -25,6 +25,7 @@ from pathlib import Path
 
 import anyio
 
+from officegym.mcp_wrappers.server import call_served
 from officegym.memory import return_free_memory
 
 from .memory import resident_mb
@@ -45,7 +46,7 @@ def _call_ms(store, episode) -> float:
     """Milliseconds of one `org_get_me` call in `episode`, as a served call makes it."""
     started = time.perf_counter()
     served = store.get(episode.id)  # what a served call does first
-    result = anyio.run(served.mcp_server().call_tool, "org_get_me", {})
+    result = anyio.run(call_served, served, "org_get_me", {})
     if getattr(result, "is_error", False):
         raise RuntimeError(f"a call in episode {episode.id} failed: {result}")
     return (time.perf_counter() - started) * 1000
@@ -77,7 +78,7 @@ def measure_live(scale: str, live: int, calls: int) -> dict:
     rng = random.Random(0)
     few_store = EpisodeStore()
     few = [_opened(few_store, scale) for _ in range(BASELINE)]
-    for episode in few * 2:  # warm: the tool catalogue, compiled statements, each one's MCP server
+    for episode in few * 2:  # warm: the tool catalogue, compiled statements, the shared MCP server
         _call_ms(few_store, episode)
     store = EpisodeStore()
     gc.collect()
@@ -87,7 +88,7 @@ def measure_live(scale: str, live: int, calls: int) -> dict:
     gc.collect()
     held = resident_mb() - before
     picked = rng.sample(many, calls)
-    first, baseline = _in_turn(store, picked, few_store, few, rng)  # first calls: MCP server made, file opened
+    first, baseline = _in_turn(store, picked, few_store, few, rng)  # first calls: each file opened
     later, baseline_later = _in_turn(store, picked, few_store, few, rng)  # closed again meanwhile: opened again
     found = {"live": live, "held_mb": resident_mb() - before, "idle_mb": held, "create_ms": 1000 * made_seconds / live,
              "baseline": baseline + baseline_later, "first": first, "later": later, "open": len(store.open_episodes),

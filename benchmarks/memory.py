@@ -1,5 +1,6 @@
-"""Memory: what a live episode holds in the serving process (its connection, its MCP server, after
-one tool call), and how much of it the process still holds once the episodes are deleted."""
+"""Memory: what a live episode holds in the serving process (its connection, after one tool call
+through its tool set's shared MCP server), and how much of it the process still holds once the
+episodes are deleted."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import anyio
 
+from officegym.mcp_wrappers.server import call_served
 from officegym.memory import return_free_memory
 
 from .timing import Bench, Figure
@@ -33,7 +35,7 @@ def bench_memory(bench: Bench) -> list[Figure]:
     count = EPISODES // 2 if bench.quick else EPISODES
 
     def used(episode) -> None:
-        anyio.run(episode.mcp_server().call_tool, "org_get_me", {})
+        anyio.run(call_served, episode, "org_get_me", {})
 
     first = bench.store.create(scale=bench.scale)  # loads what every episode of the process shares
     used(first)

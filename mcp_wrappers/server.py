@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections.abc import Mapping
+from contextvars import ContextVar
 from importlib.metadata import version
 from typing import Any
 
@@ -30,6 +31,9 @@ for _name in CHATTY_LOGGERS:
     logging.getLogger(_name).setLevel(logging.WARNING)
 MAX_LISTINGS = 256  # cached tool listings, one per tool set and protocol version
 _lock = threading.Lock()
+# The episode a shared server (one per tool set, `officegym serve`) is answering for: set around each
+# request from the episode its URL names.
+SERVED_EPISODE: ContextVar[Any] = ContextVar("served_episode")
 
 INSTRUCTIONS = ("Tools of officegym, a company's workplace apps. Tool names are <app>_<verb>_<noun>. "
                 "Lists are paginated: pass next_offset back as offset. Errors explain what to fix.")
@@ -141,15 +145,21 @@ class CachedListing:
 
 
 class EpisodeServer(MCPServer):
-    """An MCPServer bound to one episode, serving the episode's tool set; tools find the episode
-    through `ctx.mcp_server`."""
+    """An MCPServer serving one tool set; tools find their episode through `ctx.mcp_server.episode`.
+    Bound to one episode, or, without one, shared by every served episode of its tool set: the
+    episode is then the one whose request is being answered (`SERVED_EPISODE`)."""
 
-    def __init__(self, episode):
-        served = frozenset(episode.tools)
+    def __init__(self, episode=None, tools=None):
+        served = frozenset(episode.tools if episode is not None else tools)
         super().__init__("officegym", instructions=INSTRUCTIONS, version=version("officegym"),
                          tools=served_tools(served), middleware=[CachedListing(served)], log_level="WARNING")
-        self.episode = episode
+        self._episode = episode
         self._served = served
+
+    @property
+    def episode(self):
+        """The episode this server answers for."""
+        return self._episode if self._episode is not None else SERVED_EPISODE.get()
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context=None):
         """Run a tool of this episode's set (a catalogue tool outside the set is refused by name) and
@@ -173,3 +183,30 @@ class EpisodeServer(MCPServer):
 def build_server(episode) -> EpisodeServer:
     """The MCP server of one episode."""
     return EpisodeServer(episode)
+
+
+def shared_server(tools: frozenset[str]) -> EpisodeServer:
+    """A server for every episode of a tool set; each request names its episode in SERVED_EPISODE."""
+    return EpisodeServer(tools=tools)
+
+
+_shared: dict[frozenset[str], EpisodeServer] = {}
+
+
+async def call_served(episode, name: str, arguments: dict[str, Any]):
+    """One tool call in `episode` as `officegym serve` answers it: by its tool set's shared server
+    (one per process and tool set here), with nothing kept per episode."""
+    tools = frozenset(episode.tools)
+    with _lock:
+        server = _shared.get(tools)
+    if server is None:
+        made = shared_server(tools)  # outside the lock: building it takes the lock (the catalogue)
+        with _lock:
+            server = _shared.setdefault(tools, made)
+            while len(_shared) > MAX_LISTINGS:
+                del _shared[next(iter(_shared))]
+    token = SERVED_EPISODE.set(episode)
+    try:
+        return await server.call_tool(name, arguments)
+    finally:
+        SERVED_EPISODE.reset(token)

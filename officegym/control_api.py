@@ -58,8 +58,8 @@ def episode_summary(store: EpisodeStore, entry: Entry) -> dict:
             "tools": len(entry.record.get("tools") or ()), "steps": store.registry.step_count(entry.id)}
 
 
-def control_routes(store: EpisodeStore, settings: Settings, host, base_url: str, scale: str, seed: int) -> list[Route]:
-    """The admin-only routes; `host` stops serving an episode's MCP endpoint when it is deleted."""
+def control_routes(store: EpisodeStore, settings: Settings, base_url: str, scale: str, seed: int) -> list[Route]:
+    """The admin-only routes."""
 
     def authorised(request: Request) -> bool:
         given = request.headers.get("authorization", "")
@@ -80,7 +80,6 @@ def control_routes(store: EpisodeStore, settings: Settings, host, base_url: str,
 
     async def delete(episode_id: str) -> None:
         await anyio.to_thread.run_sync(store.delete, episode_id)
-        host.forget(episode_id)
 
     async def create_episode(request: Request):
         try:

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import socket
+from collections import OrderedDict
 from typing import Any
 
 import anyio
@@ -34,11 +35,13 @@ from officegym.errors import OfficeError
 from officegym.failures import translated
 from officegym.host_check import HostCheck, allowed_names
 from officegym.http_limits import BoundedHttpProtocol
+from officegym.mcp_wrappers.server import SERVED_EPISODE, shared_server
 
 MCP_PATH = re.compile(r"^/e/([A-Za-z0-9_-]{8,64})/mcp/?$")
 # The largest MCP request body taken: any argument within its tool's advertised limit fits, however
 # JSON escapes it (a CSV of control characters grows sixfold), with room for the rest of the request.
 MCP_BODY_LIMIT = 6 * sheets_services.MAX_CSV_CHARS + 1_048_576
+MAX_TOOL_SETS = 64  # session managers kept running, one per tool set in use (a task's, or one asked for)
 
 
 def too_large(scope) -> JSONResponse | None:
@@ -97,13 +100,15 @@ async def refuse_bad_ids(handle, scope, receive, send) -> None:
 
 
 class McpHost:
-    """Starts each episode's streamable-HTTP session manager on first use and stops it when the
-    episode is deleted."""
+    """Serves every episode's MCP endpoint from one streamable-HTTP session manager per tool set,
+    started on first use: the request's episode, named by its URL, is set in SERVED_EPISODE around
+    the request. A deleted episode's URL answers 404 before any server sees it."""
 
     def __init__(self, store: EpisodeStore, host: str):
         self.store = store
         self.host = host
-        self._running: dict[str, tuple[Any, anyio.Event]] = {}
+        self._running: OrderedDict[frozenset[str], tuple[Any, anyio.Event]] = OrderedDict()
+        self._busy: dict[frozenset[str], int] = {}  # requests under way, per tool set
         self._task_group = None
         self._lock = anyio.Lock()
 
@@ -111,11 +116,10 @@ class McpHost:
         # Host and Origin are checked in front of every surface, this one included (host_check.py).
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
-    async def _manager(self, episode):
-        episode_id = episode.id
+    async def _manager(self, tools: frozenset[str]):
         async with self._lock:
-            if episode_id not in self._running:
-                server = episode.mcp_server()
+            if tools not in self._running:
+                server = shared_server(tools)
                 server.streamable_http_app(stateless_http=True, json_response=True,
                                            transport_security=self._security(), host=self.host,
                                            max_request_body_size=MCP_BODY_LIMIT)
@@ -127,8 +131,16 @@ class McpHost:
                         await stop.wait()
 
                 await self._task_group.start(serve)
-                self._running[episode_id] = (manager, stop)
-        return self._running[episode_id][0]
+                self._running[tools] = (manager, stop)
+                self._retire_idle()
+            self._running.move_to_end(tools)
+        return self._running[tools][0]
+
+    def _retire_idle(self) -> None:
+        """Stop the least recently used tool sets' managers beyond MAX_TOOL_SETS, when idle."""
+        for tools in list(self._running)[:max(0, len(self._running) - MAX_TOOL_SETS)]:
+            if not self._busy.get(tools):
+                self._running.pop(tools)[1].set()
 
     async def __call__(self, scope, receive, send, episode_id: str) -> None:
         try:  # in a thread when it may wait: opening another process's episode, a registry on a server
@@ -137,7 +149,6 @@ class McpHost:
             else:
                 episode = await anyio.to_thread.run_sync(self.store.get, episode_id)
         except OfficeError:
-            self.forget(episode_id)
             await PlainTextResponse("No such episode.", status_code=404)(scope, receive, send)
             return
         except (SQLAlchemyError, OSError) as error:  # the registry's database lost, or a full disk
@@ -151,19 +162,15 @@ class McpHost:
         if refused is not None:
             await refused(scope, receive, send)
             return
-        manager = await self._manager(episode)
-        await refuse_bad_ids(manager.handle_request, scope, receive, send)
-
-    def forget(self, episode_id: str) -> None:
-        """Stop serving a deleted episode."""
-        entry = self._running.pop(episode_id, None)
-        if entry:
-            entry[1].set()
-
-    def keep_only(self, live: set[str]) -> None:
-        """Stop serving the episodes not in `live` (deleted through another process)."""
-        for episode_id in [e for e in self._running if e not in live]:
-            self.forget(episode_id)
+        tools = frozenset(episode.tools)
+        manager = await self._manager(tools)
+        self._busy[tools] = self._busy.get(tools, 0) + 1
+        token = SERVED_EPISODE.set(episode)  # copied into the tasks and threads the request runs in
+        try:
+            await refuse_bad_ids(manager.handle_request, scope, receive, send)
+        finally:
+            SERVED_EPISODE.reset(token)
+            self._busy[tools] -= 1
 
     @contextlib.asynccontextmanager
     async def running(self):
@@ -201,7 +208,7 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
     host = McpHost(store, settings.host)
     flask_app = create_app(store)
     ui = WSGIMiddleware(flask_app, workers=8)
-    api = Starlette(routes=[*control_routes(store, settings, host, base_url, scale, seed), health_route(store)])
+    api = Starlette(routes=[*control_routes(store, settings, base_url, scale, seed), health_route(store)])
 
     async def app(scope, receive, send):
         if scope["type"] == "lifespan":
@@ -217,17 +224,14 @@ def build_app(store: EpisodeStore, settings: Settings, base_url: str, scale: str
             await ui(scope, receive, send)
 
     checked = HostCheck(app, allowed_names(base_url, settings.allowed_hosts))
-    checked.mcp_host = host  # type: ignore[attr-defined]
     return checked
 
 
-async def _expire_idle(store: EpisodeStore, host: McpHost, ttl: float) -> None:
+async def _expire_idle(store: EpisodeStore, ttl: float) -> None:
     """Delete idle episodes, checking a few times per `ttl` (at least every minute)."""
     while True:
         await anyio.sleep(min(60.0, max(ttl / 4, 0.05)))
-        for episode_id in await anyio.to_thread.run_sync(lambda: store.expire(ttl)):
-            host.forget(episode_id)
-        host.keep_only({episode.id for episode in store.live()})
+        await anyio.to_thread.run_sync(lambda: store.expire(ttl))
 
 
 async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, episode_ttl: float,
@@ -236,7 +240,7 @@ async def _lifespan(scope, receive, send, host: McpHost, store: EpisodeStore, ep
     assert message["type"] == "lifespan.startup"
     async with host.running(), anyio.create_task_group() as chores:
         if episode_ttl > 0:
-            chores.start_soon(_expire_idle, store, host, episode_ttl)
+            chores.start_soon(_expire_idle, store, episode_ttl)
         await send({"type": "lifespan.startup.complete"})
         message = await receive()
         chores.cancel_scope.cancel()

@@ -9,13 +9,13 @@ from __future__ import annotations
 from officegym.graders.statements import Candidate
 
 from .base import Claim
-from .common import named, spread
+from .common import named
 from .phrasing import request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reply
 from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads
 from .registry import register
 from .tickets_common import key_pool, next_key
-from .w_lib_people import AWAY_NOTE, MY_REQUESTS, cast, it_agent_and_lead, requesters
+from .w_lib_people import AWAY_NOTE, MY_REQUESTS, cast, distinct_requesters, it_agent_and_lead, requesters
 from .w_people import SYSTEMS, access_summary
 from .w_people_replies import people_claim
 
@@ -59,14 +59,7 @@ class MorningAccessQueue(Composed):
     def plan(self, session, rng, instance):
         actor, lead = it_agent_and_lead(session, rng, self.split)
         own_states = self.states_of(instance)
-        pool, people, managers = requesters(session, self.split), [], set()
-        for k in range(len(pool)):  # requesters with different managers, from the instance's place on
-            person = spread(pool, instance * 7 + k * 13)
-            if person.manager_id not in managers and person.id not in {p.id for p in people}:
-                people.append(person)
-                managers |= {person.manager_id, person.manager.manager_id}
-            if len(people) == len(own_states):
-                break
+        people = distinct_requesters(requesters(session, self.split), instance, len(own_states))
         states = rng.sample(own_states, len(own_states))
         first, systems = int(next_key(session, "IT").split("-")[1]), rng.sample(SYSTEMS, len(own_states))
         grants, casts, notes = [], [], []

@@ -84,6 +84,36 @@ def test_two_episodes_are_isolated(live_server):
         httpx.delete(f"{live_server.base_url}/api/episodes/{e['id']}", headers=live_server.admin)
 
 
+def test_episodes_of_one_tool_set_share_a_server_yet_each_call_acts_for_its_own_episode(live_server):
+    # Episodes of one task serve the same tools from one session manager: the URL alone says whose
+    # episode a call acts in, however their calls interleave.
+    made = [create(live_server, "chat.set_topic", k) for k in range(4)]
+    actors = {e["id"]: e["actor"]["handle"] for e in made}
+    assert len(set(actors.values())) > 1
+    seen: dict[str, set[str]] = {e["id"]: set() for e in made}
+
+    async def ask(episode, rounds=6):
+        async with Client(episode["mcp_url"]) as client:
+            for _ in range(rounds):
+                result = await client.call_tool("org_get_me", {})
+                assert not result.is_error, result
+                seen[episode["id"]].add(result.content[0].text)
+                await anyio.sleep(0)
+
+    async def together():
+        async with anyio.create_task_group() as group:
+            for episode in made:
+                group.start_soon(ask, episode)
+
+    anyio.run(together)
+    for episode in made:
+        said, = seen[episode["id"]]
+        assert f"@{actors[episode['id']]}" in said or actors[episode["id"]] in said
+        steps = live_server.store.get(episode["id"]).trajectory.steps()
+        assert [s["name"] for s in steps if s["surface"] == "mcp"] == ["org_get_me"] * 6
+        httpx.delete(f"{live_server.base_url}/api/episodes/{episode['id']}", headers=live_server.admin)
+
+
 @pytest.mark.parametrize("body", [None, {}, {"task": 3}, {"task": "chat.nope"}, {"task": "chat.set_topic", "instance": -1},
                                   {"task": "chat.set_topic", "instance": "two"}])
 def test_bad_create_requests_are_refused(live_server, body):
