@@ -139,7 +139,7 @@ def bench_live(bench: Bench) -> list[Figure]:
                note=f"org_get_me in random episodes, in turn with the calls below; p99 "
                     f"{_p99(found['baseline']):.2f} ms"),
         *(_among(found, key, what, base_p50, where) for key, what in (
-            ("first", "first call in an idle episode (its MCP server made, its database opened)"),
+            ("first", "first call in an idle episode (its database opened)"),
             ("later", "later call in an idle episode (its database opened again)"))),
     ]
 

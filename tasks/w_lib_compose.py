@@ -29,7 +29,7 @@ from .crm import money, today
 from .decisions import twin_outcome
 from .phrasing import request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reply
-from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads
+from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads, queue_report
 from .procedures.compose_draws import (Counted, approver_reads, emailed, kickoff_crew, kickoff_share, part_refused,
                                        rota_write)
 from .procedures.credits import CREDITS, TIERS, NotedCredit, tier
@@ -107,7 +107,8 @@ class AccessQueueOfFive(Composed):
         reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, fact_weight=2,
                       facts=tuple(Claim(Candidate.text(g.key), key_pool(session, "IT", g.key, keys), "text",
                                         "request still waiting") for g, _, _ in waiting),
-                      named=tuple(people_claim([a], bystanders, f"approver {g.key} waits on") for g, a, _ in waiting))
+                      named=tuple(people_claim([a], bystanders, f"approver {g.key} waits on") for g, a, _ in waiting),
+                      **queue_report(session, grants))
         ask = (f"Morning @{actor.handle}, I've put five access requests in your queue. Could you go through them, "
                "grant the ones whose approval really counts, leave the rest open, and tell me which still wait and "
                "on whose approval?")

@@ -27,7 +27,7 @@ from .crm import money, today
 from .decisions import twin_outcome
 from .phrasing import goal_instruction, request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reads, Reply
-from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads
+from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads, queue_report
 from .procedures.credits import CREDITS, TIERS, NotedCredit
 from .procedures.marathon_draws import busier, team_accounts
 from .procedures.oncall import COVER, draw_handover
@@ -115,7 +115,8 @@ class AccessBacklog(Marathon):
         said = tuple(people_claim([a], blamed, f"approver {key} waits on") for key, a, _ in waiting)
         text = (f"@{lead.handle} done: granted {', '.join(g.key for g in grants if g.approved)}. Still open: "
                 + "; ".join(why for _, _, why in waiting) + ".")
-        reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, facts=facts, named=said, fact_weight=2)
+        reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, facts=facts, named=said, fact_weight=2,
+                      **queue_report(session, grants))
         request = DirectRequest(lead.id, actor.id, f"Morning @{actor.handle}, the access requests piled up while the "
                                 "portal was down, and I've assigned you twelve of them. Could you work through them "
                                 "all today? Grant the ones whose approval counts, leave the others open, and tell me "

@@ -12,7 +12,7 @@ from .base import Claim
 from .common import named
 from .phrasing import request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reply
-from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads
+from .procedures.access import ACCESS, AWAY, GRANTED, GrantAccess, it_heads, queue_report
 from .registry import register
 from .tickets_common import key_pool, next_key
 from .w_lib_people import AWAY_NOTE, MY_REQUESTS, cast, distinct_requesters, it_agent_and_lead, requesters
@@ -87,7 +87,8 @@ class MorningAccessQueue(Composed):
             f"{g.key} waits on @{a.handle}'s approval" + (f" (in place of {c.manager.name}, who is away)"
                                                           if a.id == c.skip.id else " (their latest comment "
                                                           "withdrew it)") for g, c, a in waiting) + ".")
-        reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, facts=facts, named=approvers, fact_weight=2)
+        reply = Reply(lead.id, lead.name, actor.id, text, False, GRANTED, facts=facts, named=approvers, fact_weight=2,
+                      **queue_report(session, grants))
         request = DirectRequest(lead.id, actor.id, f"Morning @{actor.handle}, I've assigned you this morning's access "
                                 "requests. Could you work through them? Grant the ones whose approval counts, leave "
                                 "the others open, and tell me which still wait and on whose approval."

@@ -198,3 +198,20 @@ class GrantAccess(Procedure):
 
     def outcome(self):
         return CARRY_OUT if self.approved else REFUSE
+
+
+def queue_report(session, grants: list[GrantAccess]) -> dict[str, tuple[str, ...]]:
+    """The `asides` and `carried` of a report on a queue of access requests (Reply's keywords): it may
+    say what could not be done about a request left open, or about the people on it whose word did not
+    count ("Thomas Davis can't approve in Jaime's place"), in a clause that names no request granted."""
+    granted = tuple(g.key for g in grants if g.approved)
+    people: dict[int, None] = {}
+    for g in grants:
+        if not g.approved:
+            people.update(dict.fromkeys([g.requester, g.manager, *(author for author, _ in (*g.comments, *g.later))]))
+    for g in grants:
+        if g.approved:
+            for person_id in (g.requester, g.approver, g.manager):
+                people.pop(person_id, None)
+    spellings = [s for p in (session.get(Person, i) for i in people if i) for s in (p.name, f"@{p.handle}")]
+    return {"asides": (*(g.key for g in grants if not g.approved), *spellings), "carried": granted}

@@ -85,7 +85,8 @@ class Reply(Procedure):
     named: tuple[Claim, ...] = ()
     also: str = ""  # another article that states the same rule: naming either will do
     asides: tuple[str, ...] = ()  # whom or what the work rightly did not go to: saying so denies nothing
-    carried: tuple[str, ...] = ()  # refused in part: how the part carried out is named (it may be claimed done)
+    carried: tuple[str, ...] = ()  # refused in part: how the part carried out is named (it may be claimed done);
+    # in a report with `asides`, what the work went to (a clause naming one of them denies the work)
 
     def _rule(self, start: Session) -> Claim | None:
         if not self.rule:
@@ -106,7 +107,8 @@ class Reply(Procedure):
     def check(self, ctx):
         dm, texts = dm_replies(ctx, self.requester)
         rule = self._rule(ctx.start)
-        rights = [spelling for claim in (*self.named, *self.facts) for spelling in claim.right.spellings]
+        rights = (list(self.carried) if self.carried and not self.refused else  # a report: what the work went to
+                  [spelling for claim in (*self.named, *self.facts) for spelling in claim.right.spellings])
         kept = [spelling for fact in self.facts for spelling in fact.right.spellings]  # the refused part's names
         results = reply_checks(texts, self.refused, self.requester_name, (), rule, self.actions, self.weight,
                                self.asides, rights, self.carried, kept)
