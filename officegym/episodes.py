@@ -26,6 +26,7 @@ from officegym.backends import backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.episode import EPISODE_ID, Episode
+from officegym.retired_ids import RetiredIds
 from officegym.episode_registry import TOUCH_EVERY, Entry, now
 from officegym.errors import Invalid, NotFound, Unavailable
 from officegym.leftovers import this_process
@@ -57,7 +58,7 @@ class EpisodeStore:
             raise Unavailable(f"cannot use the database {shown}: {reason}") from None
         self.owner = owner or {**this_process(), "store": secrets.token_hex(6)}
         self._episodes: dict[str, Episode] = {}  # the episodes this process has open
-        self._retired: set[str] = set()
+        self._retired = RetiredIds()
         self._worlds: dict[tuple[str, int], World] = {}
         self._instances: dict[tuple[str, str, int], "TaskInstance"] = {}
         self._actors: dict[tuple[str, str], int] = {}

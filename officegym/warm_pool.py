@@ -17,12 +17,14 @@ import secrets
 import shutil
 import threading
 import time
+from array import array
 from collections import OrderedDict
 from pathlib import Path
 
 from officegym.clone import clone_file
 
 log = logging.getLogger(__name__)
+MAX_REFILLS_KEPT = 1000
 SOURCE = "source.txt"  # in each SQLite pool folder: the start file its copies are of
 
 
@@ -38,7 +40,9 @@ class WarmPool:
         self._idle.set()  # nothing asked for yet: nothing to fill
         self._stopping = False
         self._thread: threading.Thread | None = None
-        self.refills: list[float] = []  # seconds each copy took to make, newest last (bounded)
+        # Seconds each copy took to make, newest last (bounded; raw doubles: a float object kept per
+        # refill would outlive the objects made beside it and keep their memory from the system).
+        self.refills = array("d")
 
     # -- what each backend provides -----------------------------------------------------------------
 
@@ -101,7 +105,8 @@ class WarmPool:
                     while not self._stopping and key in self._wanted and len(self.ready(key)) < self.size:
                         started = time.perf_counter()
                         self.make(key, source)
-                        self.refills = [*self.refills[-999:], time.perf_counter() - started]
+                        self.refills.append(time.perf_counter() - started)
+                        del self.refills[:-MAX_REFILLS_KEPT]
                 except Exception as error:  # a copy that fails now is made on the next reset
                     log.warning("warm pool: could not make a copy of %s: %s", key, error)
             with self._lock:
