@@ -14,7 +14,8 @@ from officegym.tasks.procedures import Reply
 from officegym.tasks.procedures.access import GrantAccess
 from officegym.tasks.registry import get_task
 
-QUEUES = ("w.lib_access_queue", "w.lib_access_queue_five", "w.lib_marathon_access_backlog")
+QUEUES = ("w.lib_access_queue", "w.lib_access_queue_five", "w.lib_marathon_access_backlog",
+          "w.lib_long_access_day_of_words")
 
 
 def _graded_with(store, task_id: str, extra: callable):
