@@ -82,6 +82,8 @@ _NOT_TAKEN = re.compile(
     r"\b(?:i|we)(?:'ve|'d)? (?:have |had |did |do |am |are )?(?:not|never|haven'?t|hadn'?t|didn'?t|don'?t)\b"
     r"|\b(?:left|leave|leaving|keep|keeping|kept) (?:[\w'-]+ ){0,3}?(?:as (?:it is|they are|is|it was|they were)|alone|"
     r"untouched|unchanged)\b|\bnot doing\b")
+# An approval denied: of work logged for someone else's approval, where it stands, not a denial.
+_PENDING = re.compile(r"nothing (?:is|was|has been|got|'?s) approved|not approved")
 # What a negation may deny without denying the work: a heading of what was left as it was ("Not
 # changed: the rows of ..."), and a negated seeing ("rows I cannot see") that explains an aside.
 _ASIDE = re.compile(r"\s*:|\s+(?:see|view|find|tell|read)\b")
@@ -144,16 +146,21 @@ def declines(text: str) -> bool:
     return bool(_DECLINE.search(read) or _HOLDS_OFF.search(read) or _NOT_TAKEN.search(read))
 
 
-def denials(text: str, asides: Iterable[str] = (), rights: Iterable[str] = ()) -> list[str]:
+def denials(text: str, asides: Iterable[str] = (), rights: Iterable[str] = (),
+            actions: Iterable[str] | None = None) -> list[str]:
     """The places where a text says the work was not done, was refused or could not be done; a
     heading of what was left as it was ("Not changed: ...") or a negated seeing ("rows I cannot see")
     speaks of other records, not of the work, and so does a clause that names one of `asides` (whom
     or what the work rightly did not go to) and none of `rights` (whom or what it went to): "I
-    couldn't hand over to Wendy: she isn't in the group" explains the choice, it denies nothing."""
+    couldn't hand over to Wendy: she isn't in the group" explains the choice, it denies nothing.
+    Given the `actions` asked for, an approval they do not include is someone else's to give:
+    "nothing is approved yet" of credits logged for approval states where they stand."""
     read = _read(text)
     found = [*_DENIAL.finditer(read), *_DECLINE.finditer(read)]
+    approving = actions is None or any(a.casefold().startswith("approv") for a in actions)
     return [m.group() for m in found
-            if not _ASIDE.match(read, m.end()) and not _only_about(read, m.start(), tuple(asides), tuple(rights))]
+            if not _ASIDE.match(read, m.end()) and not _only_about(read, m.start(), tuple(asides), tuple(rights))
+            and (approving or not _PENDING.fullmatch(m.group()))]
 
 
 _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[;:\n]")  # not the dot inside a handle, an email or a number
@@ -225,7 +232,7 @@ def report_reply(texts: Iterable[str], requirement: str, actions: Iterable[str] 
     asked), and a guard that no reply declines it or denies its outcome (the facts it must state are
     checked with `says`; a denial about one of `asides` only, see `denials`, is no denial of it)."""
     texts, actions, asides, rights = [t for t in texts if t], tuple(actions), tuple(asides), tuple(rights)
-    found = [(t, d) for t in texts for d in denials(t, asides, rights)]
+    found = [(t, d) for t in texts for d in denials(t, asides, rights, actions)]
     shown = [t[:120] for t in texts[:3]]
     return [check(requirement, any(reports_done(t, actions) for t in texts),
                   f"no reply says it was done: {shown}" if texts else "no reply was written", weight),

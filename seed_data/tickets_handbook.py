@@ -71,7 +71,8 @@ ARTICLES = [
     (rules.refunds, "finance_head"), (rules.leaked_secrets, "security"), (rules.onboarding, "people_head"),
     (rules.expenses, "controller"), (rules.passwords, "it_head"),
     (revenue.month_end, "sales_ops"),
-    (ops.approvals_away, "it_lead"), (ops.on_call_cover, "rota"),
+    (ops.approvals_away, "it_lead"), (ops.on_call_cover, "rota"), (ops.desk_statuses, "it_lead"),
+    (ops.rota_workbook, "rota"), (ops.chat_channels, "staff"), (ops.customer_history, "cs_head"),
     *deals.ARTICLES, *support.ARTICLES, *it.ARTICLES, *long.ARTICLES,
 ]
 

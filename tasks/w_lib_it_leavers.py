@@ -17,7 +17,7 @@ from .procedures.it_draws import ASKED, fresh_requesters
 from .procedures.it_leavers import CancelForLeaver
 from .registry import register
 from .tickets_common import next_key
-from .w_lib_it import keys_beside
+from .w_lib_it_queue import keys_beside
 from .w_lib_people import distinct_requesters, it_agent_and_lead, reports_of
 from .w_people import SYSTEMS, access_summary
 from .w_people_replies import people_claim

@@ -19,7 +19,7 @@ from .procedures.it_draws import WHY_WAITING, Cast as ItCast, cast_for, equipmen
 from .registry import register
 from .tickets_common import next_key
 from .w_lib_compose import SIX, WHY_WAITING as ACCESS_WAITING, ticket_comments
-from .w_lib_it import FULFILLED, bystanders, keys_beside, queue_plan
+from .w_lib_it_queue import FULFILLED, bystanders, keys_beside, queue_plan
 from .w_lib_people import MY_REQUESTS, cast, distinct_requesters, it_agent_and_lead
 from .w_people import SYSTEMS, access_summary
 from .w_people_replies import people_claim

@@ -22,7 +22,7 @@ from .procedures.it import EQUIPMENT
 from .procedures.it_draws import cast_for, equipment, fresh_requesters
 from .registry import register
 from .tickets_common import next_key
-from .w_lib_it import FULFILLED, keys_beside
+from .w_lib_it_queue import FULFILLED, keys_beside
 from .w_lib_people import MY_REQUESTS, it_agent_and_lead
 from .w_people_replies import people_claim
 

@@ -63,3 +63,17 @@ def test_a_claim_of_the_refused_part_or_of_everything_still_counts(text):
 
 def test_without_names_of_the_refused_part_every_claim_counts():
     assert claims_done("Done: handed over to Wendy and swapped the rota.", (), ("Wendy",), ())
+
+
+PENDING = "Logged both credits for approval. Nothing is approved yet, so please don't quote a number until it is."
+
+
+def test_an_approval_not_asked_for_may_be_said_pending():
+    assert denials(PENDING, actions=("logged",)) == []
+    assert report_reply([PENDING], "reported", ("logged",), 1.0)[1].passed
+
+
+def test_where_approving_is_the_work_saying_nothing_is_approved_denies_it():
+    assert denials(PENDING, actions=("approved", "logged"))
+    assert not report_reply([PENDING], "reported", ("approved",), 1.0)[1].passed
+    assert denials("I couldn't log them: not approved.", actions=("logged",))  # the inability still counts
