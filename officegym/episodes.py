@@ -4,8 +4,7 @@ Reset = copy a cached start state (world + the task instance's setup, built once
 SQLite file copied to a new file, or on PostgreSQL `CREATE DATABASE ... TEMPLATE` (backends.py).
 Every episode is recorded in the backend's episode registry (episode_registry.py), so any process
 reading that registry serves, grades and deletes it. Episode ids are unguessable tokens and are
-never reused, even after deletion.
-"""
+never reused, even after deletion (retired_ids.py)."""
 
 from __future__ import annotations
 
@@ -26,12 +25,12 @@ from officegym.backends import backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.episode import EPISODE_ID, Episode
-from officegym.retired_ids import RetiredIds
 from officegym.episode_registry import TOUCH_EVERY, Entry, now
 from officegym.errors import Invalid, NotFound, Unavailable
 from officegym.leftovers import this_process
 from officegym.memory import MemoryReturn
 from officegym.open_episodes import OpenEpisodes, raise_open_file_limit
+from officegym.retired_ids import RetiredIds
 from officegym.starts import start_file
 from officegym.worlds import World, ensure_world
 

@@ -71,7 +71,7 @@ class OffboardingWeek(Composed):
         text = (f"Done: I cancelled {', '.join(k for m in gone for k in m.keys)}, the open requests of "
                 f"{', '.join(m.name for m in gone)}, who are leaving. {kept.name}'s offboarding was withdrawn, so "
                 f"their requests ({', '.join(kept.keys)}) stay open.")
-        others = [session.get(type(people[0]), m.mate) for m in made] + [lead]
+        others = [session.get(type(people[0]), m.mate) for m in made]  # not the lead, whom a reply may greet
         reply = Reply(lead.id, lead.name, actor.id, text, False, ("cancelled",), fact_weight=2,
                       facts=tuple(Claim(Candidate.text(key), keys_beside(session, key, keys), "text",
                                         "request cancelled") for m in gone for key in m.keys),

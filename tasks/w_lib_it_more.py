@@ -109,7 +109,7 @@ class MondayQueue(Composed):
             if not granted:
                 waiting.append((grants[-1].key, approver, ACCESS_WAITING[state].format(
                     requester=person.name, manager=c.manager.name, skip=c.skip.name)))
-        keys = tuple(k for f in made for k in (f.key, f.offboarding_key, *f.earlier_keys) if k) + tuple(
+        keys = tuple(k for f in made for k in f.filed_keys) + tuple(
             g.key for g in grants)
         done = [f.key for f in made if f.decision == "fulfil"] + [g.key for g in grants if g.approved]
         cancelled = [f.key for f in made if f.decision == "cancel"]

@@ -53,7 +53,7 @@ def keys_beside(session, right: str, keys: tuple[str, ...]) -> list[Candidate]:
 def queue_reply(session, actor: Person, lead: Person, made: list[FulfilEquipment], casts: list[Cast],
                 states: list[str]) -> Reply:
     """The report to the lead: which requests were fulfilled (or cancelled), which wait and on whose approval."""
-    keys = tuple(k for f in made for k in (f.key, f.offboarding_key, *f.earlier_keys) if k)
+    keys = tuple(k for f in made for k in f.filed_keys)
     waiting = [(f, session.get(Person, f.approver), WHY_WAITING[s]) for f, s in zip(made, states) if f.decision == "wait"]
     done = [f.key for f in made if f.decision == "fulfil"]
     cancelled = [f.key for f in made if f.decision == "cancel"]

@@ -60,7 +60,7 @@ class TeamEquipmentDecision(Composed):
         for person, state in zip(rng.sample(reports, REPORTS), states):
             made.append(equipment(session, rng, state, first, actor, lead, cast_for(session, rng, person)))
             first += made[-1].filed
-        keys = tuple(k for f in made for k in (f.key, *f.earlier_keys))
+        keys = tuple(k for f in made for k in f.filed_keys)
         head = session.get(Person, session.scalar(select(Department.head_id).where(Department.name == "IT")))
         listed = ", ".join(f.key for f in made)
         text = (f"@{manager.handle} sorry, I can't fulfil {listed} yet: with each requester's equipment of this year "

@@ -96,6 +96,14 @@ class FulfilEquipment(Procedure):
         return keys
 
     @property
+    def filed_keys(self) -> list[str]:
+        """Every key the setup files for this request (its earlier requests, a replacement's Incident, the
+        offboarding, the request itself): a report may name any of them."""
+        incidents = [f"IT-{int(k.split('-')[1]) - 1}" for k, (*_, kind) in zip(self.earlier_keys, self.earlier)
+                     if kind == "replacement"]
+        return [*self.earlier_keys, *incidents, *([self.offboarding_key] if self.offboarding_key else []), self.key]
+
+    @property
     def key(self) -> str:
         """The request's key."""
         return f"IT-{self.first + self.filed - (2 if self.leaving else 1)}"
