@@ -31,9 +31,9 @@ from pairs import by_template
 
 TEMPLATES = all_tasks()
 DRAWS, MORE = 20, 30
-LONG_DRAWS = 6  # of a workflow on the medium world, whose setups cost several times more
+LONG_DRAWS = 8  # of a workflow on the medium world, whose setups cost several times more
 TARGETS, ACTORS = 8, 4
-LONG_TARGETS, LONG_ACTORS = 5, 3  # over the LONG_DRAWS of a medium template
+LONG_TARGETS, LONG_ACTORS = 6, 3  # over the LONG_DRAWS of a medium template
 COVER = 2 / 3  # of what a larger draw finds, where the world holds fewer
 # Targets of these kinds belong to a split by their ref (an id, a ticket key, a channel's or account's
 # name); a person is checked as the actor.
