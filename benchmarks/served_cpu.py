@@ -3,7 +3,8 @@
 A rollout is what a served agent does with one episode: create it through the control API, 12 MCP
 tool calls (eleven reads, then the task's own write), grade and delete it. Two one-worker servers
 run side by side, this version's and the version `OFFICEGYM_BENCH_BASE` names (a git revision,
-default `HEAD^`, whose files `git archive` unpacks into a temporary folder), and the lean client's
+default BASE: the server before the work on served CPU began, whose files `git archive` unpacks
+into a temporary folder), and the lean client's
 agents drive them in turn, in slices whose order flips every round, so that a shared machine's
 drift falls on both alike. The figure is the CPU time (user and system, not wall time) the
 server's processes spent per rollout; its target is half the earlier version's. Runs on the small
@@ -26,6 +27,7 @@ AGENTS = 8
 SLICE = 5.0  # seconds
 ROUNDS = 6
 TARGET = 0.5  # this version's CPU per rollout over the earlier version's
+BASE = "76e84d7"  # 82824ab^: the last server before the served CPU per rollout was worked on
 PACKAGES = ("apps", "mcp_wrappers", "seed_data", "tasks", "graders")  # mapped into officegym.* (pyproject.toml)
 
 
@@ -59,7 +61,7 @@ def bench_server_cpu(bench: Bench) -> list[Figure]:
     """The row of server CPU per served rollout, with the earlier version's beside it."""
     if bench.scale != "small":
         return []
-    revision = os.environ.get("OFFICEGYM_BENCH_BASE", "HEAD^")
+    revision = os.environ.get("OFFICEGYM_BENCH_BASE", BASE)
     world = bench.store.world(bench.scale)
     solutions = [bench.store.task_instance(world, TASK, k).solution for k in range(4)]
     servers: dict[str, tuple[subprocess.Popen, str]] = {}

@@ -30,7 +30,8 @@ from .statements import normalise
 
 # What declines a request: negated abilities and permissions, and the verbs of refusing.
 _DECLINE = re.compile(
-    r"\b(?:can(?:'|no)?t|can not|cannot|won'?t|will not|shouldn'?t|mustn'?t|unable to|not able to|"
+    r"\b(?:can(?:'|no)?t|can not|cannot|couldn'?t|could not|won'?t|will not|shouldn'?t|mustn'?t|unable to|"
+    r"not able to|(?:wasn'?t|was not|weren'?t|were not) able to|(?:^|(?<=[,;:.!?] ))not done|"
     r"not (?:be )?(?:allowed|permitted|possible|ok|okay|something i can)|(?:isn'?t|is not) (?:allowed|permitted|possible|ok|something (?:i|we) can)|"
     r"(?:have|need|must|got) to (?:decline|say no|refuse|hold off|pass)|i(?:'ll| will| must)? decline|declin(?:e|ing)|"
     r"refus(?:e|ing)|not going to|not yet|not until|no can do|i'?m afraid not|not in a position to|hold off|"
@@ -177,15 +178,29 @@ def _clause(read: str, at: int) -> str:
     return read[start:end.start() if end else len(read)]
 
 
+def _heading(read: str, at: int) -> str:
+    """The heading a clause follows when it opens after a colon ("SOPS-202 (Mcdowell-Hill): not
+    done" is about SOPS-202), if that heading is short (six words at most); else nothing."""
+    ends = list(_CLAUSE_END.finditer(read, 0, at))
+    if not ends or ends[-1].group() != ":":
+        return ""
+    start = ends[-2].end() if len(ends) > 1 else 0
+    heading = read[start:ends[-1].start()]
+    return heading if len(_WORD.findall(heading)) <= 6 else ""
+
+
 def _only_about(read: str, at: int, these: tuple[str, ...], not_those: tuple[str, ...]) -> bool:
-    """Whether the clause around position `at` names one of `these` and none of `not_those`."""
+    """Whether the clause around position `at` names one of `these` and none of `not_those`; a
+    clause that names neither and follows a short heading is about what the heading names."""
     if not these:
         return False
-    clause = _clause(read, at)
 
-    def names(words: tuple[str, ...]) -> bool:
+    def names(words: tuple[str, ...], clause: str) -> bool:
         return any(re.search(rf"(?<![\w@.]){re.escape(_read(w))}(?!\w)", clause) for w in words if w.strip())
-    return names(these) and not names(not_those)
+    clause = _clause(read, at)
+    if not names(these, clause) and not names(not_those, clause):
+        clause = _heading(read, at) or clause
+    return names(these, clause) and not names(not_those, clause)
 
 
 def refusal_reply(texts: Iterable[str], requirement: str, actions: Iterable[str] = (),

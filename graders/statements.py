@@ -38,7 +38,7 @@ DENYING_OPENINGS = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:true|the\s+case|cor
 BEFORE, AFTER = 3, 2  # the words around a value that govern it
 # Kinds of value a text names rather than asserts: a refusal cites the rule it rests on ("that isn't
 # allowed under KB0010007" cites KB0010007), so a negation near it denies nothing.
-NAMING_KINDS = frozenset({"handbook rule"})
+NAMING_KINDS = frozenset({"handbook rule", "sender's address"})  # and who a request came from
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _JOINS = {"and", "but", "so", "since", "because", "although", "though", "while", "whereas"}  # they end a clause
 _AMOUNT = re.compile(r"(?<![\w.$/:-])(\$|USD ?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM]\b|bn\b|million\b)?")

@@ -79,7 +79,8 @@ def crm_list_accounts(
 
 @tool(read_only=True)
 def crm_get_account(ctx: Context, account: AccountRef) -> schemas.AccountDetailOut:
-    """Get an account with its parent, child accounts, contacts, the deals you may see and its open cases."""
+    """Get an account with its parent, child accounts, contacts, the deals you may see and how many open cases it
+    has (crm_list_cases lists them)."""
     with episode_call(ctx) as (session, actor):
         return presenters.account_detail_out(session, actor, services.get_account(session, actor, account))
 

@@ -7,6 +7,9 @@ same `Player`: they replay the reference solution with changes, and every sound 
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
 from typing import Any, Callable
 
 import anyio
@@ -78,11 +81,34 @@ async def replay(player: Player, steps: list[ToolCall], rewrite: Rewrite | None 
     return played
 
 
+DECLARATIONS_KEPT = 256  # declarations remembered per process, by instance and start file
+_declared: OrderedDict[tuple, Declaration] = OrderedDict()
+_declared_lock = threading.Lock()
+
+
 def declaration(episode: Episode) -> Declaration:
-    """What the episode's task declares, read from its start state."""
+    """What the episode's task declares, read from its start state. An instance's start file always
+    holds the same start (its name carries the setup's code; a task without a setup starts from the
+    world itself), so its declaration is read once per process and each caller gets its own copy."""
+    key = (episode.task.task_id, episode.task.instance, str(episode.start_path))
+    with _declared_lock:
+        known = _declared.get(key)
+        if known is not None:
+            _declared.move_to_end(key)
+    if known is None:
+        known = _read_declaration(episode, key[2])
+        with _declared_lock:
+            _declared[key] = known
+            while len(_declared) > DECLARATIONS_KEPT:
+                _declared.popitem(last=False)
+    return copy.deepcopy(known)
+
+
+def _read_declaration(episode: Episode, start_path: str) -> Declaration:
+    """The declaration of the episode's task, read from the start file at `start_path`."""
     from officegym.tasks.registry import get_task
 
-    engine = sqlite_engine(str(episode.start_path), readonly=True)
+    engine = sqlite_engine(start_path, readonly=True)
     try:
         with transaction(make_sessionmaker(engine), "api") as session:
             declared = get_task(episode.task.task_id).declare(session, episode.task)
@@ -108,11 +134,12 @@ def run_player(episode: Episode, play, strict: bool = False, client: bool = True
     anyio.run(main)
 
 
-def oracle_agent(episode: Episode) -> None:
-    """Solve the task with its reference solution (every step must succeed)."""
+def oracle_agent(episode: Episode, client: bool = True) -> None:
+    """Solve the task with its reference solution (every step must succeed), through the SDK client
+    or (`client=False`) calling the episode's MCP server directly."""
     async def play(player: Player):
         await replay(player, episode.task.solution)
-    run_player(episode, play, strict=True)
+    run_player(episode, play, strict=True, client=client)
 
 
 def null_agent(episode: Episode) -> None:

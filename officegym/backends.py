@@ -14,6 +14,7 @@ Graders read the start state from the SQLite start file on both backends: it hol
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -41,6 +42,9 @@ class EpisodeDatabase(Protocol):
     def diff(self, start_path: Path) -> "Diff":
         """What changed since the episode's start state (the SQLite start file)."""
 
+    def close(self) -> None:
+        """Close this process's connections and let go of the engine (made again on next use)."""
+
     def drop(self) -> None:
         """Release and delete the database."""
 
@@ -65,12 +69,38 @@ class Backend(Protocol):
 
 
 class SqliteEpisode:
-    """An episode database that is a SQLite file in the episodes folder."""
+    """An episode database that is a SQLite file in the episodes folder. Its engine is made on
+    first use and let go of by `close` (an idle episode holds none: thousands of engines and their
+    pools, about 13 KB each, would be spread over the allocator's arenas)."""
 
-    def __init__(self, path: Path):
-        self.path = path
+    __slots__ = ("name", "_engine")
+
+    def __init__(self, path: Path | str):
         self.name = str(path)
-        self.engine = sqlite_engine(str(path))
+        self._engine: Engine | None = None
+
+    @property
+    def path(self) -> Path:
+        """The episode's file."""
+        return Path(self.name)
+
+    @property
+    def engine(self) -> Engine:
+        """The engine on the file, made again after `close`."""
+        engine = self._engine
+        if engine is None:
+            with _MAKING:
+                engine = self._engine
+                if engine is None:
+                    engine = self._engine = sqlite_engine(self.name)
+        return engine
+
+    def close(self) -> None:
+        """Close the connections and let go of the engine (the next use makes one again)."""
+        with _MAKING:
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.pool.dispose()  # closes its connections; the engine itself is let go of, not renewed
 
     def diff(self, start_path: Path) -> "Diff":
         """Compare with the start file, reading the episode through its own open connection."""
@@ -80,9 +110,12 @@ class SqliteEpisode:
             return diff_sqlite(start_path, self.path, connection.connection.dbapi_connection)
 
     def drop(self) -> None:
-        """Dispose the engine and remove the file and its companions."""
-        self.engine.dispose()
+        """Close the engine and remove the file and its companions."""
+        self.close()
         remove_sqlite(self.path)
+
+
+_MAKING = threading.Lock()  # an episode's engine is made (or let go of) by one thread at a time
 
 
 def remove_sqlite(path: Path) -> None:

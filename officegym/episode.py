@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -38,26 +39,41 @@ EPISODE_SESSIONS: sessionmaker[Session] = sessionmaker(expire_on_commit=False)
 
 
 class Episode:
-    """One live episode: its database, its actor and, for task episodes, the task instance."""
+    """One live episode: its database, its actor and, for task episodes, the task instance.
+
+    Thousands may be live in one process, most of them idle: an idle episode whose connections the
+    store closed (open_episodes.py) holds no engine either, only the few fields below (slots, no
+    per-instance dict), and makes its engine again on its next session."""
+
+    __slots__ = ("id", "tools", "created", "last_used", "world", "database", "_start", "task", "actor_id",
+                 "_registry", "_mcp_server", "_open_episodes", "_use_lock", "_sessions", "__weakref__")
 
     def __init__(self, episode_id: str, world: World, database: EpisodeDatabase, start: Callable[[], Path],
                  task: "TaskInstance | None", actor_id: int, tools: tuple[str, ...], registry,
                  open_episodes: "OpenEpisodes | None" = None):
         self.id = episode_id
         self.tools = tools  # the MCP tools it serves (mcp_wrappers.toolsets)
-        self.trajectory = Trajectory(registry, episode_id)
         self.created = self.last_used = now()  # for the store's listing and idle expiry only
         self.world = world
         self.database = database
         self._start = start  # the start file, made again if it was evicted (starts.py)
         self.task = task
         self.actor_id = actor_id
-        self.engine = database.engine
-        self._factory = functools.partial(EPISODE_SESSIONS, bind=self.engine)
+        self._registry = registry
         self._mcp_server = None
         self._open_episodes = open_episodes  # closes this episode's connections while it is idle
         self._use_lock = threading.Lock()
-        self._sessions = 0  # sessions under way
+        self._sessions = 0  # sessions (and grades) under way
+
+    @property
+    def engine(self) -> Engine:
+        """The engine on the episode's database (made again after the episode was idle)."""
+        return self.database.engine
+
+    @property
+    def trajectory(self) -> Trajectory:
+        """The episode's trajectory (kept in the registry, so any process adds to the same one)."""
+        return Trajectory(self._registry, self.id)
 
     @property
     def is_task(self) -> bool:
@@ -81,31 +97,39 @@ class Episode:
         closed while the episode was idle (open_episodes.py) is opened again. A database or disk
         failure is raised as the OfficeError that says it in the product's words (failures.translated):
         a race lost, a full disk, a lost connection."""
+        with self._using():
+            try:
+                with transaction(functools.partial(EPISODE_SESSIONS, bind=self.database.engine), surface) as session:
+                    if surface in AGENT_SURFACES:
+                        colleagues.enable(session)
+                    yield session
+            except (SQLAlchemyError, OSError) as error:
+                said = translated(error)
+                if said is None:
+                    raise
+                raise said from error
+
+    @contextmanager
+    def _using(self) -> Iterator[None]:
+        """Count a use of the database under way (the store closes only idle episodes), and make
+        this episode the most recently used."""
         with self._use_lock:
             self._sessions += 1
         try:
             if self._open_episodes is not None:
                 self._open_episodes.used(self)
-            with transaction(self._factory, surface) as session:
-                if surface in AGENT_SURFACES:
-                    colleagues.enable(session)
-                yield session
-        except (SQLAlchemyError, OSError) as error:
-            said = translated(error)
-            if said is None:
-                raise
-            raise said from error
+            yield
         finally:
             with self._use_lock:
                 self._sessions -= 1
 
     def close_if_idle(self) -> bool:
-        """Close this process's connections to the database unless a session is using them (the
-        next session opens one again); whether they were closed."""
+        """Close this process's connections to the database and let go of its engine unless a
+        session is using them (the next session makes them again); whether they were closed."""
         with self._use_lock:
             if self._sessions:
                 return False
-            self.engine.dispose()
+            self.database.close()
             return True
 
     def actor(self, session: Session, actor_id: int | None = None) -> Person:
@@ -136,7 +160,9 @@ class Episode:
 
     def diff(self):
         """What the episode changed since its start state, table by table."""
-        return self.database.diff(self.start_path)
+        start = self.start_path
+        with self._using():
+            return self.database.diff(start)
 
     def grade(self):
         """Score the episode's current state against its task."""
@@ -148,4 +174,4 @@ class Episode:
         """Close this process's connections to the database (which stays)."""
         if self._open_episodes is not None:
             self._open_episodes.forget(self)
-        self.engine.dispose()
+        self.database.close()

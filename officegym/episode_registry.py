@@ -121,27 +121,24 @@ class FileRegistry:
         return {path.stem for path in self.folder.glob("*.json")}
 
     def append_step(self, episode_id: str, step: dict) -> None:
-        """Add a step to an episode's trajectory (kept up to MAX_STEPS, counted past them)."""
+        """Add a step to an episode's trajectory (kept up to MAX_STEPS, counted past them): one
+        locked append, reading only what other processes added since this one last counted."""
         line = json.dumps(step).encode() + b"\n"
-        with open(self._steps(episode_id), "ab+") as out:
-            fcntl.flock(out, fcntl.LOCK_EX)
-            if self._line_count(episode_id, out) >= MAX_STEPS:
+        fd = os.open(self._steps(episode_id), os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # released by the close
+            offset, lines = self._counted.get(episode_id, (0, 0))
+            end = os.fstat(fd).st_size
+            if end != offset:
+                if end < offset:  # the file was removed and made again
+                    offset, lines = 0, 0
+                lines += os.pread(fd, end - offset, offset).count(b"\n")
+            if lines >= MAX_STEPS:
                 line = b"{}\n"  # a dropped step: counted, not kept
-            out.write(line)
-            out.flush()
-            offset, lines = self._counted[episode_id]
-            self._counted[episode_id] = (offset + len(line), lines + 1)
-
-    def _line_count(self, episode_id: str, handle) -> int:
-        """Lines in the steps file, reading only what other processes added since the last count."""
-        offset, lines = self._counted.get(episode_id, (0, 0))
-        end = handle.seek(0, os.SEEK_END)
-        if end < offset:  # the file was removed and made again
-            offset, lines = 0, 0
-        handle.seek(offset)
-        added = handle.read(end - offset)
-        self._counted[episode_id] = (end, lines + added.count(b"\n"))
-        return self._counted[episode_id][1]
+            os.write(fd, line)
+            self._counted[episode_id] = (end + len(line), lines + 1)
+        finally:
+            os.close(fd)
 
     def steps(self, episode_id: str) -> list[dict]:
         """The trajectory: kept steps, numbered, and a note of those dropped."""

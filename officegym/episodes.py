@@ -12,20 +12,19 @@ import functools
 import logging
 import secrets
 import threading
+import weakref
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator
 
-from sqlalchemy import select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
 
-from officegym.apps.org.models import Person
 from officegym.backends import backend_for
 from officegym.config import Settings, load_settings
 from officegym.db import make_sessionmaker, sqlite_engine, transaction
 from officegym.episode import EPISODE_ID, Episode
 from officegym.episode_registry import TOUCH_EVERY, Entry, now
+from officegym.episode_tools import ToolSets, default_actor, tool_set  # noqa: F401 - tool_set: re-exported
 from officegym.errors import Invalid, NotFound, Unavailable
 from officegym.leftovers import this_process
 from officegym.memory import MemoryReturn
@@ -56,12 +55,16 @@ class EpisodeStore:
             shown = make_url(self.settings.database_url).render_as_string(hide_password=True)
             raise Unavailable(f"cannot use the database {shown}: {reason}") from None
         self.owner = owner or {**this_process(), "store": secrets.token_hex(6)}
-        self._episodes: dict[str, Episode] = {}  # the episodes this process has open
+        # The episodes this process holds in memory: those whose connections are open (held by
+        # open_episodes) and those a caller still holds. An idle episode whose connections were
+        # closed is a record in the registry only, and its next use opens it again from there.
+        self._episodes: weakref.WeakValueDictionary[str, Episode] = weakref.WeakValueDictionary()
         self._retired = RetiredIds()
         self._worlds: dict[tuple[str, int], World] = {}
         self._instances: dict[tuple[str, str, int], "TaskInstance"] = {}
         self._actors: dict[tuple[str, str], int] = {}
-        self._tool_sets: dict[tuple[str | None, str | None], tuple[str, ...]] = {}
+        self._starts: dict[tuple, functools.partial] = {}
+        self._tool_sets = ToolSets()
         self._lock = threading.Lock()
         self._memory = MemoryReturn()
         # Only the episodes used most recently keep their connections (open files) open.
@@ -89,6 +92,14 @@ class EpisodeStore:
                 engine.dispose()
         return self._instances[key]
 
+    def _start_of(self, world: World, inst: "TaskInstance | None"):
+        """The function giving the start file of `inst`'s episodes (made again if it was evicted),
+        one shared by all of them."""
+        key = (world.key, inst.task_id, inst.instance) if inst else (world.key,)
+        if key not in self._starts:
+            self._starts[key] = functools.partial(start_file, self.settings, world, inst)
+        return self._starts[key]
+
     def _new_id(self) -> str:
         """A fresh random id that starts with a letter or digit (a command line would read an id
         that starts with '-' as an option)."""
@@ -103,10 +114,10 @@ class EpisodeStore:
         `tools` picks the MCP tools it serves: "task" (a task episode's default), "all" (the free
         episode's) or a list of apps, areas and tool names (see mcp_wrappers.toolsets). A kept-alive
         episode never expires."""
-        served = self._served_tools(tools, task_id)
+        served = self._tool_sets.named(tools, task_id)
         world = self.world(scale, seed)
         inst = self.task_instance(world, task_id, instance) if task_id else None
-        start = functools.partial(start_file, self.settings, world, inst)  # made again if it was evicted
+        start = self._start_of(world, inst)
         start_path = start()
         with self._lock:
             episode_id = self._new_id()
@@ -132,23 +143,13 @@ class EpisodeStore:
             self._episodes[episode_id] = episode
         return episode
 
-    def _served_tools(self, tools: str | list[str] | None, task_id: str | None) -> tuple[str, ...]:
-        """tool_set's answer, one tuple shared by the episodes of a named set (thousands of live
-        episodes would each hold a copy)."""
-        if not isinstance(tools, (str, type(None))):
-            return tool_set(tools, task_id)
-        key = (tools, task_id)
-        if key not in self._tool_sets:
-            self._tool_sets[key] = tool_set(tools, task_id)
-        return self._tool_sets[key]
-
     def _free_actor(self, episode: Episode, handle: str | None) -> int:
         """Whom a free episode acts as: `handle`, or the owner; looked up once per world (a world
         never changes, so neither does the answer), which spares a reset its first connection."""
         key = (episode.world.key, handle or "")
         if key not in self._actors:
             with episode.session("setup") as session:
-                self._actors[key] = _default_actor(session, handle)
+                self._actors[key] = default_actor(session, handle)
         return self._actors[key]
 
     def get(self, episode_id: str) -> Episode:
@@ -164,7 +165,7 @@ class EpisodeStore:
         return episode
 
     def opened_here(self, episode_id: str) -> bool:
-        """Whether this process has the episode open (a `get` then opens nothing)."""
+        """Whether this process holds the episode in memory (a `get` then opens nothing)."""
         return episode_id in self._episodes
 
     def open(self, episode_id: str) -> Episode:
@@ -187,9 +188,8 @@ class EpisodeStore:
                           "set OFFICEGYM_DATABASE_URL as the process that created it did.")
         world = self.world(meta["scale"], meta["seed"])
         inst = self.task_instance(world, meta["task_id"], meta["instance"]) if meta["task_id"] else None
-        episode = Episode(episode_id, world, self.backend.reopen(episode_id),
-                          functools.partial(start_file, self.settings, world, inst), inst, meta["actor_id"],
-                          tuple(meta.get("tools") or tool_set("all", None)), self.registry, self.open_episodes)
+        episode = Episode(episode_id, world, self.backend.reopen(episode_id), self._start_of(world, inst), inst,
+                          meta["actor_id"], self._tool_sets.recorded(meta.get("tools")), self.registry, self.open_episodes)
         self.registry.touch(episode_id)  # this first lookup is a use too
         episode.created, episode.last_used = entry.created, now()
         with self._lock:
@@ -224,7 +224,8 @@ class EpisodeStore:
             raise NotFound("No such episode (it may have been deleted).")
 
     def live(self) -> list[Episode]:
-        """The live episodes this process has open."""
+        """The live episodes this process holds in memory (the most recently used, and those a
+        caller holds); the others are in the registry only (`entries`)."""
         return list(self._episodes.values())
 
     def entries(self) -> list[Entry]:
@@ -273,24 +274,6 @@ class EpisodeStore:
             self._forget(episode.id)
         self.backend.close()
         self.registry.close()
-
-
-def tool_set(spec, task_id: str | None) -> tuple[str, ...]:
-    """The names of the tools an episode of `task_id` (None: the free episode) serves for `spec`."""
-    from officegym.mcp_wrappers.server import catalog
-    from officegym.mcp_wrappers.toolsets import resolve
-    from officegym.tasks.registry import get_task
-
-    return resolve(spec, [t.name for t in catalog()], get_task(task_id) if task_id else None)
-
-
-def _default_actor(session: Session, handle: str | None) -> int:
-    if handle:
-        from officegym.apps.org.services import resolve_person
-
-        return resolve_person(session, handle).id
-    owner = session.scalar(select(Person.id).where(Person.role == "owner").order_by(Person.id))
-    return owner or session.scalar(select(Person.id).order_by(Person.id))
 
 
 @contextmanager

@@ -37,6 +37,7 @@ from officegym.config import Settings
 from officegym.db import make_sessionmaker, shared_compilation, transaction
 from officegym.leftovers import maker_note
 from officegym.postgres_engines import postgres_engine
+from officegym.postgres_episode import PostgresEpisode
 from officegym.postgres_pool import PostgresPool
 from officegym.postgres_registry import PostgresRegistry
 from officegym.registry import import_models
@@ -196,6 +197,11 @@ class PostgresBackend:
                 _, idle = self._pools.popitem(last=False)
                 idle.pool.dispose()  # closes idle connections; the engine reconnects when used again
 
+    def forget_pool(self, name: str) -> None:
+        """An episode's engine let go of (its connections closed): no longer counted as open."""
+        with self._lock:
+            self._pools.pop(name, None)
+
     def drop_episode(self, name: str, engine: Engine | None) -> None:
         """Close the episode's connections and drop its database in the background: PostgreSQL
         waits for the closed sessions to end, which would hold up the caller for up to a second."""
@@ -282,22 +288,3 @@ class PostgresBackend:
         for engine in pools:
             engine.dispose()
         self.admin.dispose()
-
-
-class PostgresEpisode:
-    """An episode database on the PostgreSQL server."""
-
-    def __init__(self, backend: PostgresBackend, name: str):
-        self.backend = backend
-        self.name = name
-        self.engine = backend.engine(name)
-
-    def diff(self, start_path: Path):
-        """The rows the change log names, compared with the SQLite start file."""
-        from officegym.graders.diff import diff_logged
-
-        return diff_logged(start_path, self.engine)
-
-    def drop(self) -> None:
-        """Drop the database."""
-        self.backend.drop_episode(self.name, self.engine)

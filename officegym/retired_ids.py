@@ -5,8 +5,8 @@ object made beside an episode's short-lived ones (its engine, its connection poo
 them: CPython's allocator returns memory to the system only in whole arenas, so one such survivor
 kept its arena, and deleting thousands of episodes gave back little. Here an id is an 8-byte
 digest in one sorted array (a single large buffer, outside the small-object arenas), with the
-newest few in a set merged into it in batches. A digest two ids share (odds of 1 in 2**64) only
-makes the store draw another fresh id."""
+newest few in a small array merged into it in batches. A digest two ids share (odds of 1 in
+2**64) only makes the store draw another fresh id."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import hashlib
 from array import array
 from bisect import bisect_left
 
-BATCH = 256  # the newest ids kept in a set before they join the sorted array
+BATCH = 256  # the newest ids kept in a small unsorted array before they join the sorted one
 
 
 def _digest(episode_id: str) -> int:
@@ -26,14 +26,18 @@ class RetiredIds:
 
     def __init__(self) -> None:
         self._sorted = array("Q")
-        self._newest: set[int] = set()
+        # Raw 8-byte values, not int objects: a digest kept as an object until the next merge
+        # would be one more small survivor among the objects of the episodes made meanwhile.
+        self._newest = array("Q")
 
     def add(self, episode_id: str) -> None:
         """Reserve an id for good."""
-        self._newest.add(_digest(episode_id))
+        digest = _digest(episode_id)
+        if digest not in self._newest:
+            self._newest.append(digest)
         if len(self._newest) >= BATCH:
             self._sorted = array("Q", sorted({*self._sorted, *self._newest}))
-            self._newest.clear()
+            self._newest = array("Q")
 
     def __contains__(self, episode_id: object) -> bool:
         if not isinstance(episode_id, str):

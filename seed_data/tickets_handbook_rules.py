@@ -116,8 +116,8 @@ def refunds(c: Ctx) -> list[V]:
     highest = duration(RESOLUTION_MINUTES["Highest"])
 
     def body(low: int, high: int, credits: bool) -> str:
-        tiers = [f"Up to ${low:,}: the account owner's manager.",
-                 f"From ${low:,} to ${high:,}: {c.r('cs_head')}.",
+        tiers = [f"Under ${low:,}: the account owner's manager.",
+                 f"From ${low:,} to ${high:,}, both included: {c.r('cs_head')}.",
                  f"Above ${high:,}: {c.r('finance_head')}, who also approves every refund of an annual prepayment."]
         rules = ["Write the request as a note on the customer's case (or account) in the CRM: the amount, the "
                  "invoice, why, and the approver's name once approved. Nobody promises a number in chat.",

@@ -32,12 +32,20 @@ def rule(found: Article) -> Candidate:
     return Candidate.text(title, swapped, *numbers)
 
 
+def other_rules(session: Session, *rights: Article) -> list[Candidate]:
+    """The articles a reply citing `rights` must not cite as well: every other article of the handbook
+    but those the rights' own text refers to (a reply may cite an article as its source does)."""
+    cited = " ".join(right.body for right in rights)
+    return [rule(a) for a in session.scalars(select(Article).where(Article.id.not_in([r.id for r in rights]))
+                                             .order_by(Article.id))
+            if a.title not in cited and a.number not in cited]
+
+
 def rule_claim(session: Session, title: str, field: str = "text") -> Claim:
-    """A claim that a message names the article `title` (by title or number), among every other
-    article of the handbook: a reply that cites every policy fails."""
+    """A claim that a message names the article `title` (by title or number), among the other articles
+    of the handbook (other_rules): a reply that cites every policy fails."""
     right = article(session, title)
-    others = [rule(a) for a in session.scalars(select(Article).where(Article.id != right.id).order_by(Article.id))]
-    return Claim(rule(right), others, field, "handbook rule")
+    return Claim(rule(right), other_rules(session, right), field, "handbook rule")
 
 
 def read_rule(session: Session, title: str, query: str) -> list[ToolCall]:

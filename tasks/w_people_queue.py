@@ -14,12 +14,11 @@ from officegym import clock
 from officegym.apps.chat import services as chat
 from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets import services as tickets
-from officegym.apps.tickets.models import Article
 from officegym.graders.statements import Candidate
 
 from .base import Claim
 from .common import pick
-from .handbook import article, rule
+from .handbook import article, other_rules, rule
 from .tickets_common import next_key
 from .w_people import SYSTEMS, access_summary
 
@@ -115,9 +114,8 @@ def either_rule(session, field: str) -> Claim:
     """A claim that a comment names Requesting access or the data-sharing article (both say who
     may see CRM deals), among the other articles."""
     right, sharing = article(session, ACCESS), article(session, SHARING)
-    pool = [rule(a) for a in session.scalars(select(Article).where(Article.id.not_in((right.id, sharing.id)))
-                                             .order_by(Article.id))]
-    return Claim(Candidate.text(*rule(right).spellings, *rule(sharing).spellings), pool, field, "handbook rule")
+    return Claim(Candidate.text(*rule(right).spellings, *rule(sharing).spellings), other_rules(session, right, sharing),
+                 field, "handbook rule")
 
 
 def queue_setup(lead_id: int, actor_id: int, requests: list[Request], text: str):

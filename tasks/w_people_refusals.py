@@ -16,14 +16,13 @@ from officegym import clock
 from officegym.apps.org.models import Department, Person, Team
 from officegym.apps.sheets import services as sheets
 from officegym.apps.sheets.models import Share, Workbook
-from officegym.apps.tickets.models import Article
 from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
 from .common import allow_posts, named, pick, spread
 from .decisions import twin_outcome
-from .handbook import article, read_rule, rule
+from .handbook import article, other_rules, read_rule, rule
 from .phrasing import request_instruction
 from .registry import register
 from .sheets import workbook_titled
@@ -39,9 +38,8 @@ SHARED = ("shared", "added", "given access", "granted")
 def either(session, first: str, second: str) -> Claim:
     """A claim that a reply names `first` or `second` (both say it), among the other articles."""
     a, b = article(session, first), article(session, second)
-    others = [rule(x) for x in session.scalars(select(Article).where(Article.id.not_in((a.id, b.id)))
-                                                .order_by(Article.id))]
-    return Claim(Candidate.text(*rule(a).spellings, *rule(b).spellings), others, "text", "handbook rule")
+    return Claim(Candidate.text(*rule(a).spellings, *rule(b).spellings), other_rules(session, a, b), "text",
+                 "handbook rule")
 
 
 @register

@@ -26,6 +26,7 @@ from officegym.apps.chat.models import Message
 from officegym.apps.chat.waiting import WAKE
 from officegym.apps.org.models import Person
 from officegym.errors import Invalid
+from officegym.facts import remembered
 
 from . import delivery
 from .answering import HOOK, MANAGER_LIMIT
@@ -35,6 +36,7 @@ from .reach import reach_of
 
 
 QUEUE = "colleagues_queue"  # the session.info key of the messages waiting for their replies
+DUE = "colleagues_due"  # the remembered fact: whether a reply or an event is due by the clock's time
 
 
 def enable(session: Session) -> None:
@@ -52,8 +54,12 @@ def enable(session: Session) -> None:
 def _answer_queued(session: Session) -> None:
     """Owe replies to the messages queued in a session that enabled colleagues, and deliver what is
     due (one listener for every session: registering one per session cost more than the rest of a
-    small tool call's setup)."""
-    if QUEUE in session.info:
+    small tool call's setup). Whether anything is due is remembered until the database changes
+    (facts.py): a read that queued nothing, while nothing wrote since, finds nothing new due."""
+    queued = session.info.get(QUEUE)
+    if queued is None:
+        return
+    if queued or remembered(session, DUE, delivery.anything_due):
         _settle(session)
 
 

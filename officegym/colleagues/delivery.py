@@ -47,6 +47,15 @@ def next_due(session: Session) -> datetime | None:
     return min((t for t in (reply, event) if t is not None), default=None)
 
 
+def anything_due(session: Session) -> bool:
+    """Whether a reply or an event is due by the company clock's time (what `deliver_due` would
+    deliver)."""
+    now = clock.company_now(session)
+    if session.scalar(select(PendingReply.id).where(PendingReply.due_at <= now).limit(1)) is not None:
+        return True
+    return bool(events.due(session, now))
+
+
 def deliver_due(session: Session) -> int:
     """Deliver every reply and event due by the company clock's time, in time order (an event
     before the replies due at its time); how many were delivered."""

@@ -1,8 +1,9 @@
 """Replies in the plain words of service work: a refusal may name what is still missing ("it needs
-your approval before IT can grant it", "on hold until"), say what is never done ("IT doesn't grant
-CRM access") or cancel; a report may say it in two words ("Access granted") or after a "to"
-("access to the warehouse is now granted"); a participle followed by a condition ("granted only once
-your manager approves") claims nothing. Lies and empty words still fail."""
+your approval before IT can grant it", "on hold until"), say it could not be done or was not done,
+say what is never done ("IT doesn't grant CRM access") or cancel; a report may say it in two words
+("Access granted") or after a "to" ("access to the warehouse is now granted"); a participle followed
+by a condition ("granted only once your manager approves") claims nothing. Lies and empty words
+still fail."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ HONEST_HOLDS = [
     "Resolved as Cancelled: per Requesting access, CRM deals are for Sales and workspace admins only.",
     "Cancelling: CRM deals access is for Sales only (Requesting access).",
     "Waiting on @dana.lee's approval here, as the Requesting access article wants.",
+    "I could not schedule any of the three: their days fall inside the change freeze (Production change requests).",
+    "Not done, per KB0010021: the sender is not a contact of the account, so the request does not count.",
 ]
 PLAIN_GRANTS = [
     "Access granted - your manager approved it.",

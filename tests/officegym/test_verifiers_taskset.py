@@ -116,7 +116,7 @@ def test_the_reference_policy_earns_reward_1_and_each_episode_is_deleted_after_s
     assert len(episodes) == 5 and all(episodes)  # one per rollout
     store = episode_store(env.taskset.config.task.home, env.taskset.config.task.episodes_dir)
     # Every graded episode is deleted; the failed rollout's waits for episode_ttl or the process's exit.
-    assert [e.id for e in store.live()] == [played["traces"]["broken"].state.episode]
+    assert [e.id for e in store.entries()] == [played["traces"]["broken"].state.episode]
 
 
 def test_stopping_before_the_last_step_earns_nothing(played):
@@ -138,14 +138,14 @@ def test_a_model_that_never_stops_ends_at_the_default_turn_cap_and_is_graded(pla
 
 def test_vf_validate_passes_the_gold_and_noop_checks(local, tmp_path):
     store = episode_store(local["home"], local["episodes_dir"])
-    before = {e.id for e in store.live()}  # an abandoned rollout of another test may wait there
+    before = {e.id for e in store.entries()}  # an abandoned rollout of another test may wait there
     config = ValidateConfig(taskset={"id": "officegym", "tasks": TASKS, "instances": 2, "task": local},
                             runtime={"type": "subprocess"}, rich=False, output_dir=tmp_path)
     rows = asyncio.run(run_validate(config))
     assert [(row["reason"], row["gold"]["reason"], row["noop"]["reason"]) for row in rows] == [("valid",) * 3] * 2
     summary = json.loads(next(tmp_path.glob("*/summary.json")).read_text())
     assert summary["checks"]["gold"]["valid"] == 2 and summary["outcomes"]["valid"] == 2
-    assert {e.id for e in store.live()} == before  # each check's episode is graded and deleted
+    assert {e.id for e in store.entries()} == before  # each check's episode is graded and deleted
 
 
 def test_episodes_on_a_served_officegym_over_http(small_server, monkeypatch):

@@ -3,7 +3,8 @@ in-process MCP client scores 1.0; doing nothing scores exactly 0; posting the in
 and the adversarial agents (officegym.adversaries: three of these nine cheats meet each template, in
 turn, or all nine with OFFICEGYM_TEST_EVERY_PAIR=1, see tests/tasks/pairs.py) fail with a score
 below 0.5; the near misses (the task done on a look-alike, another candidate stated, one row too
-many) fail wherever the task allows them; no grader crashes when what its task is about was deleted
+many) fail wherever the task allows them (all three on the small world, two of them in turn on the
+medium world and one on a marathon); no grader crashes when what its task is about was deleted
 or renamed; and every template declares what its task is about."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from officegym.adversary_moves import KINDS
 from officegym.agents import declaration
 from officegym.runner import AGENTS
 from officegym.tasks.registry import all_tasks, get_task
-from pairs import in_turn
+from pairs import EVERY_PAIR, in_turn
 
 INSTANCES = (0, 1, 2)
 TEMPLATES = all_tasks()
@@ -35,11 +36,19 @@ CASES = [(t.id, k) for t in TEMPLATES for k in (instances_of(t)[:2] if t.scale =
 IDS = [f"{t}#{k}" for t, k in CASES]
 CHEATS_PER_TEMPLATE = 3  # of the nine, in turn (pairs.in_turn)
 LONG_CHEATS = 2  # for a template of the medium world, whose episodes cost several times more
+MARATHON_CHEATS = 1  # for a marathon (difficulty 6), whose episodes cost several times a medium one's
+NEAR_MISSES_PLAYED = {"small": 3, "medium": 2, "marathon": 1}  # of the three, in turn, that apply
+
+
+def weight(template) -> str:
+    """How costly a template's episodes are: "small", "medium" or "marathon"."""
+    return "marathon" if template.difficulty >= 6 else "small" if template.scale == "small" else "medium"
 
 
 def cheats_of(index: int, template) -> list[str]:
     """The cheats template `index` meets; an event template meets every cheat about time."""
-    met = in_turn(index, CHEATS, CHEATS_PER_TEMPLATE if template.scale == "small" else LONG_CHEATS)
+    share = {"small": CHEATS_PER_TEMPLATE, "medium": LONG_CHEATS, "marathon": MARATHON_CHEATS}[weight(template)]
+    met = in_turn(index, CHEATS, share)
     if template.id.startswith("e."):
         met += [agent for agent in TIME_ADVERSARIES if agent not in met]
     return met
@@ -92,8 +101,12 @@ def test_cheats_fail(store, task_id, instance, agent):
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_near_misses_fail(store, template):
-    applied = []
-    for agent in NEAR_MISSES:
+    """The near misses that apply, taken in turn from the template's place in the suite: all three on
+    a small template, fewer on the costlier ones (every one with OFFICEGYM_TEST_EVERY_PAIR=1)."""
+    names, start, applied = list(NEAR_MISSES), TEMPLATES.index(template), []
+    for agent in names[start % len(names):] + names[:start % len(names)]:
+        if len(applied) == NEAR_MISSES_PLAYED[weight(template)] and not EVERY_PAIR:
+            break
         result = play_if_it_applies(store, agent, template.id, 0)
         if result is None:
             continue
