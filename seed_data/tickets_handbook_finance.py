@@ -33,7 +33,8 @@ def claims(c: Ctx) -> list[V]:
         "before. Every manager is an editor of it. The limits are the Expense policy's; this article says how a "
         "claim is decided against them.", [
             "You decide the rows whose Manager is you and whose Decision says Pending, and no other row (not a "
-            "row of someone else's report, whoever asks, nor a row decided already). Write Approved or Rejected "
+            "row of someone else's report, whoever asks, nor a row decided already; when a manager is away, "
+            "Approvals when the approver is away says who decides in their place). Write Approved or Rejected "
             "in Decision; a rejected row gets a Note saying which rule it breaks. We never pay part of an item: "
             "one over its limit is rejected whole, and the employee may file again what the policy allows.",
             "Meals are limited per person: the Description gives how many people ate; divide the Amount by them. "
