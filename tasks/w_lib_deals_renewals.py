@@ -11,9 +11,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from officegym.apps.org.models import Person, Team
-from officegym.graders.statements import Candidate
 
-from .base import Claim, ToolCall
+from .base import ToolCall
 from .common import named, pick, spread
 from .crm import money
 from .phrasing import request_instruction
@@ -54,8 +53,7 @@ class RenewalWeek(Composed):
         text = (f"Hi @{rep.handle}, the pipeline shows no renewals yet for the deals you closed last week. "
                 "Could you sort them out as the handbook's Renewals article says, and tell me what each renewal that "
                 "took an Upsell now comes to?")
-        facts = tuple(Claim(Candidate.money(u.before + u.cents), [Candidate.money(u.before), Candidate.money(u.cents)],
-                            "text", f"amount {u.renewal_name} now comes to") for u in ups)
+        facts = tuple(u.total_claim() for u in ups)
         said = "; ".join(f"{u.renewal_name} now comes to {money(u.before + u.cents)}" for u in ups)
         reply = Reply(asker.id, asker.name, rep.id, (
             f"@{asker.handle} done: I opened the renewals of {', '.join(o.deal_name for o in opened)}, and added the "

@@ -41,14 +41,15 @@ TOOLSETS = ("chat", "sheets.cells", "tickets.work")
 DECIDED = ("decided", "done", "reviewed", "gone through", "went through", "approved")
 
 
-def month_of_claims(session, rng, split: str, instance: int, asked_kind: str = ""):
+def month_of_claims(session, rng, split: str, instance: int, asked_kind: str = "", among=None, cases=QUEUE):
     """The manager, the controller who asks, the workbook (ExpenseBook), the claimants to tell (TellClaimants),
-    the requester and their row (when `asked_kind` names a case)."""
+    the requester and their row (when `asked_kind` names a case); with `among` (person ids), the manager is one
+    of them (the other managers stay look-alikes); `cases`: the team's rows (finance_draws.queue)."""
     options = managers(session, split)
-    manager, reports = spread(options, instance)
+    manager, reports = spread([o for o in options if among is None or o[0].id in among], instance)
     other, others = pick(rng, [o for o in options if o[0].id != manager.id])
     requester = pick(rng, reports) if asked_kind else None
-    rows, history, asked = queue(rng, session, manager, reports, other, others, QUEUE,
+    rows, history, asked = queue(rng, session, manager, reports, other, others, cases,
                                  (requester, asked_kind) if requester else None)
     lead = asked or next(r for r in rows if r.trap == "summed" and r.verdict == "Rejected")  # the first target
     rows.remove(lead)

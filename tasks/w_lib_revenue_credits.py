@@ -93,18 +93,26 @@ class CreditRequest(Composed):
         invoice = f"INV-{today(session).year}-{rng.randrange(100, 400):04d}"
         band = TIERS[instance // 2 % len(TIERS)]  # its approver: each of the three in turn, over the twins
         credit = credit_on(session, rng, owner, account, refused, invoice, band=band)
-        new, why, total = credit.dollars, credit.why, credit.dollars + sum(c.dollars for c in credit.earlier)
-        text = (f"Hi @{owner.handle}, {account.name} asks for a goodwill credit of {money(new * 100)} on invoice "
-                f"{invoice} for {why}. Could you log it for approval as the handbook says, and tell me who approves "
-                "it?")
-        reply = Reply(asker.id, asker.name, owner.id, (
-            f"@{asker.handle} I can't log it: {account.name}'s notes show invoice {invoice} credited already, and the "
-            f"handbook's {CREDITS} credits an invoice once." if refused else
-            f"@{asker.handle} logged on {account.name}: {money(new * 100)} on {invoice} for {why}. With the account's "
-            f"credits of the past twelve months it comes to {money(total * 100)}, so {credit.approver()} approves it."),
-            refused, ("logged",), CREDITS, credit.facts(), (credit.note(),) if refused else (),
-            weight=1 if refused else 5, fact_weight=5)
-        credit = replace(credit, reply=reply)
+        credit, text = asked_credit(asker, owner, account, credit, refused)
         return Plan(owner.id, request_instruction(rng, named(session, asker)),
                     [DirectRequest(asker.id, owner.id, text), ReadRule.of(session, CREDITS, "credit approval"),
                      credit], {"refused": refused})
+
+
+def asked_credit(asker: Person, owner: Person, account: Account, credit, refused: bool, after: str = ""):
+    """The colleague's request for `credit` (its words the same in both twins, `after` added) and the credit
+    with the owner's reply: logged naming the approver of the twelve-month total, or refused when `refused`
+    (the notes show the invoice credited already)."""
+    new, why, total = credit.dollars, credit.why, credit.dollars + sum(c.dollars for c in credit.earlier)
+    invoice = credit.invoice
+    text = (f"Hi @{owner.handle}, {account.name} asks for a goodwill credit of {money(new * 100)} on invoice "
+            f"{invoice} for {why}. Could you log it for approval as the handbook says, and tell me who approves "
+            "it?" + after)
+    reply = Reply(asker.id, asker.name, owner.id, (
+        f"@{asker.handle} I can't log it: {account.name}'s notes show invoice {invoice} credited already, and the "
+        f"handbook's {CREDITS} credits an invoice once." if refused else
+        f"@{asker.handle} logged on {account.name}: {money(new * 100)} on {invoice} for {why}. With the account's "
+        f"credits of the past twelve months it comes to {money(total * 100)}, so {credit.approver()} approves it."),
+        refused, ("logged",), CREDITS, credit.facts(), (credit.note(),) if refused else (),
+        weight=1 if refused else 5, fact_weight=5)
+    return replace(credit, reply=reply), text

@@ -104,9 +104,7 @@ class RepFriday(Composed):
             f"{money(up.before + up.cents)} with the Upsell. I closed the lost deals and posted them in #deals. "
             f"{alive.name} is still alive: {signing.text}"), False, ("opened", "closed", "posted", "done"), weight=12,
             fact_weight=10, facts=(Claim(Candidate.text(alive.name, alive.account.name), [], "text", "deal still alive"),
-                                  Claim(Candidate.money(up.before + up.cents), [Candidate.money(up.before),
-                                                                                Candidate.money(up.cents)],
-                                        "text", f"amount {up.renewal_name} now comes to")))
+                                  up.total_claim()))
         closed = Reads((ToolCall("crm_list_opportunities", {"owner": f"@{rep.handle}", "stage": "closed",
                                                             "sort": "close_date", "descending": True}),))
         still = Reads((ToolCall("crm_list_opportunities", {"owner": f"@{rep.handle}", "stage": "open"}),))
@@ -147,8 +145,7 @@ class RepFridayCredit(Composed):
                 "tell me who approves it? And Sales Ops asked me to chase this: the pipeline shows no renewals yet for "
                 "the deals you closed last week. Could you sort those out as the Renewals article says and tell me "
                 "what the renewal that took an Upsell comes to now?")
-        upsell = Claim(Candidate.money(up.before + up.cents), [Candidate.money(up.before), Candidate.money(up.cents)],
-                       "text", f"amount {up.renewal_name} now comes to")
+        upsell = up.total_claim()
         renewed = (f"the renewals of last week's deals are open, and {up.renewal_name} now comes to "
                    f"{money(up.before + up.cents)} with the Upsell")
         if refused:

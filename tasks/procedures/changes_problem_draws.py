@@ -3,8 +3,8 @@ service's story in a kind: "new" (three incidents or more in the window, no open
 (the same, with an open Problem filed weeks ago: the incidents go to it) or "few" (two incidents in the window: no
 Problem). Each story plants, beside the service's incidents, two look-alikes inside the window, incidents of services
 the request does not name whose summaries name the service (the newest of all is one), and an incident of the service
-from days before the window; the most recent incident's group differs from the others'. A look-alike never begins
-with a service the request names: it would be that service's incident, one the article counts."""
+from days before the window; the most recent incident's group differs from the others'. No look-alike inside the
+window begins with a service the request names: it would be that service's incident, one the article counts."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def incident_lead(session) -> Person:
 def problem_story(session, rng, kind: str, service: str, first: int, actor: Person, desk: Person,
                   asker: Person, asked: list[str]) -> OpenProblem:
     """A story of `kind` about `service`, its IT tickets numbered from `first`; `asked`: every service the request
-    names (this one among them), which no look-alike's summary begins with."""
+    names (this one among them), which no look-alike of the window begins with."""
     groups = on_call_groups(session)
     latest, others = rng.sample(groups, 2)
     world = [t.key for t in window_incidents(session, service)] if kind != "few" else []
@@ -91,7 +91,7 @@ def problem_story(session, rng, kind: str, service: str, first: int, actor: Pers
                   spec(f"{another} {rng.choice(SYMPTOMS)} while calling {service}", others,
                        rng.randrange(4, WINDOW_DAYS - 6), True),
                   spec(f"{service} {rng.choice(SYMPTOMS)}", others, rng.randrange(WINDOW_DAYS + 5, WINDOW_DAYS + 15),
-                       True)]  # the last five days or more before the window's edge
+                       True)]  # five days or more before the window's edge
     return OpenProblem(first, actor.id, desk.id, asker.id, service, tuple(mine + lookalikes), count, tuple(world),
                        latest.name, kind != "few", kind == "existing")
 

@@ -14,9 +14,10 @@ from officegym.apps.crm import services as crm
 from officegym.apps.crm.models import OPEN_STAGES, Opportunity
 from officegym.apps.org.models import Person
 from officegym.graders.checks import Allow, check, guard
+from officegym.graders.statements import Candidate
 from officegym.seed_data.tickets_handbook_deals import RENEWAL_NAME
 
-from ..base import Declaration, Ref, Target, ToolCall
+from ..base import Claim, Declaration, Ref, Target, ToolCall
 from ..crm import allow_deal, money, same_text
 from ..w_revenue_common import at
 from .core import Graded, Procedure
@@ -129,6 +130,19 @@ class AddUpsell(Procedure):
             crm.create_opportunity(session, owner, self.account, self.renewal_name, self.renews_on.isoformat(),
                                    self.before / 100, "Qualification", "Renewal")
         close_deal(session, owner, session.get(Opportunity, self.deal), self.won_on, True)
+
+    @property
+    def total(self) -> int:
+        """What the renewal comes to with the Upsell added, in cents."""
+        return self.before + self.cents
+
+    def total_claim(self) -> Claim:
+        """What a reply says the renewal now comes to: the total, among the wrong totals (the Upsell added
+        twice). The parts of the sum (the renewal's amount before, the Upsell's) are not in the pool: a reply
+        may name them beside the total ("its $165,000 added to the renewal, which now comes to $200,000"); one
+        that states only a part as the total never states the total."""
+        return Claim(Candidate.money(self.total), [Candidate.money(self.total + self.cents)], "text",
+                     f"amount {self.renewal_name} now comes to")
 
     def update(self, cents: int) -> ToolCall:
         """The call that sets the renewal's amount."""

@@ -35,11 +35,22 @@ def summary_of(item: str, name: str) -> str:
     return f"{item} for {name}"
 
 
-def commented(ctx, key: str) -> Allow:
-    """One comment of the actor on the ticket `key` (a word on an Offboarding request)."""
+STAMPS = ("updated_at", "first_response_at")  # what a comment sets on its ticket
+
+
+def commented(ctx, key: str, limit: int = 1) -> Allow:
+    """Up to `limit` comments of the actor on the ticket `key` (a word on an Offboarding request)."""
     was = ticket_by_key(ctx.start, key)
     return Allow("tickets_comment", ("added",), lambda r: r["ticket_id"] == was.id and r["author_id"] == ctx.actor_id,
-                 limit=1)
+                 limit=limit)
+
+
+def commented_on(ctx, key: str, limit: int = 2) -> list[Allow]:
+    """A word on a ticket the task is about (the Offboarding request, a request left open with the reason): up
+    to `limit` comments of the actor, and the stamps a comment sets on the ticket (updated, first response);
+    its status, resolution and fields stay as they were."""
+    was = ticket_by_key(ctx.start, key)
+    return [commented(ctx, key, limit), Allow("tickets_ticket", ("updated",), lambda r: r["id"] == was.id, STAMPS)]
 
 
 def workday_at(now: datetime, days: int, hour: int) -> datetime:
@@ -237,7 +248,7 @@ class FulfilEquipment(Procedure):
                             weight=0.5, deniable=False)
         allowed = request_changes(ctx, was, None, self.approver, self.decision == "wait")
         if self.leaving:  # a word on the Offboarding request may go with it
-            allowed.append(commented(ctx, self.offboarding_key))
+            allowed += commented_on(ctx, self.offboarding_key)
         return Graded(results, allowed)
 
     def outcome(self):

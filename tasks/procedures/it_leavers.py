@@ -18,7 +18,7 @@ from officegym.graders.checks import Allow, check, guard
 from ..base import CARRY_OUT, REFUSE, Declaration, Target, ToolCall
 from ..tickets_common import new_comments, ticket_by_key
 from .core import Graded, Procedure
-from .it import OFFBOARDING, commented, workday_at
+from .it import OFFBOARDING, commented, commented_on, workday_at
 
 LEAVING_WORDS = ("leaving", "leaves", "leaver", "offboarding", "last day")
 
@@ -133,21 +133,21 @@ class CancelForLeaver(Procedure):
             status = f"it is {now.status} {now.resolution}".strip()
             if self.withdrawn:
                 results.append(guard(f"{key} is not cancelled: {self.name} stays", now.status in SERVICE_OPEN, status))
+                allowed += commented_on(ctx, key)  # a word that it stays open
                 continue
             results.append(guard(f"{key} is cancelled: resolved as Cancelled", now.status in ("Resolved", "Closed")
                                  and now.resolution == "Cancelled", status))
             said = [c["body"] for c in new_comments(ctx, was.id)]
             results.append(check(f"A comment on {key} says that {self.name} is leaving", any(
                 w in text.lower() for text in said for w in LEAVING_WORDS), f"comments: {said[:2]}", weight=1))
-            allowed += [Allow("tickets_comment", ("added",), lambda r, i=was.id: r["ticket_id"] == i
-                              and r["author_id"] == ctx.actor_id, limit=1),
+            allowed += [commented(ctx, key, limit=2),  # the cancelling comment, and a word beside it
                         Allow("tickets_ticket", ("updated",), lambda r, i=was.id: r["id"] == i,
                               ("status", "resolution", "resolved_at", "updated_at", "first_response_at", "paused_since",
                                "paused_minutes"))]
         mate = ticket_by_key(ctx.start, self.mate_key)
         results.append(guard(f"{self.mate_key}, {self.mate_summary}, is not cancelled: it is not the leaver's",
                              ctx.final.get(type(mate), mate.id).status in SERVICE_OPEN, ""))
-        return Graded(results, allowed + [commented(ctx, self.offboarding_key)])
+        return Graded(results, allowed + commented_on(ctx, self.offboarding_key))
 
     def outcome(self):
         return REFUSE if self.withdrawn else CARRY_OUT
