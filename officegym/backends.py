@@ -14,7 +14,6 @@ Graders read the start state from the SQLite start file on both backends: it hol
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -22,7 +21,7 @@ from sqlalchemy.engine import Engine
 
 from officegym.clone import clone_file
 from officegym.config import Settings
-from officegym.db import sqlite_engine
+from officegym.db import LazyEngine, sqlite_engine
 from officegym.episode_registry import FileRegistry
 from officegym.setting_checks import POSTGRES_SCHEMES
 from officegym.warm_pool import SqlitePool
@@ -68,37 +67,29 @@ class Backend(Protocol):
         """The episode registry that goes with this backend (episode_registry.py)."""
 
 
-class SqliteEpisode:
+class SqliteEpisode(LazyEngine):
     """An episode database that is a SQLite file in the episodes folder. Its engine is made on
     first use and let go of by `close` (an idle episode holds none: thousands of engines and their
     pools, about 13 KB each, would be spread over the allocator's arenas)."""
 
-    __slots__ = ("name", "_engine")
+    __slots__ = ("name",)
 
     def __init__(self, path: Path | str):
+        super().__init__()
         self.name = str(path)
-        self._engine: Engine | None = None
 
     @property
     def path(self) -> Path:
         """The episode's file."""
         return Path(self.name)
 
-    @property
-    def engine(self) -> Engine:
-        """The engine on the file, made again after `close`."""
-        engine = self._engine
-        if engine is None:
-            with _MAKING:
-                engine = self._engine
-                if engine is None:
-                    engine = self._engine = sqlite_engine(self.name)
-        return engine
+    def make_engine(self) -> Engine:
+        """An engine on the file."""
+        return sqlite_engine(self.name)
 
     def close(self) -> None:
         """Close the connections and let go of the engine (the next use makes one again)."""
-        with _MAKING:
-            engine, self._engine = self._engine, None
+        engine = self.let_go()
         if engine is not None:
             engine.pool.dispose()  # closes its connections; the engine itself is let go of, not renewed
 
@@ -113,9 +104,6 @@ class SqliteEpisode:
         """Close the engine and remove the file and its companions."""
         self.close()
         remove_sqlite(self.path)
-
-
-_MAKING = threading.Lock()  # an episode's engine is made (or let go of) by one thread at a time
 
 
 def remove_sqlite(path: Path) -> None:

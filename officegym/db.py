@@ -112,3 +112,37 @@ def transaction(factory: sessionmaker[Session], surface: str = "api") -> Iterato
 
 __all__ = ["Base", "MetaEntry", "Answer", "JSON", "BOOKKEEPING_TABLES", "sqlite_engine", "shared_compilation",
            "make_sessionmaker", "transaction"]
+
+
+_MAKING = threading.Lock()  # an episode's engine is made (or let go of) by one thread at a time
+
+
+class LazyEngine:
+    """An episode database whose engine is made on first use (`make_engine`) and let go of by
+    `let_go`: an idle episode holds none, and its next use makes one again."""
+
+    __slots__ = ("_engine",)
+
+    def __init__(self):
+        self._engine: Engine | None = None
+
+    def make_engine(self) -> Engine:
+        """A new engine on the database (each backend says how)."""
+        raise NotImplementedError
+
+    @property
+    def engine(self) -> Engine:
+        """The engine, made now if there is none."""
+        engine = self._engine
+        if engine is None:
+            with _MAKING:
+                engine = self._engine
+                if engine is None:
+                    engine = self._engine = self.make_engine()
+        return engine
+
+    def let_go(self) -> Engine | None:
+        """Forget the engine (the next use makes one again) and return it, or None when there was none."""
+        with _MAKING:
+            engine, self._engine = self._engine, None
+        return engine

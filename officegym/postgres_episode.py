@@ -7,44 +7,35 @@ episodes then holds an engine only for those in use, and the next call makes one
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 
+from officegym.db import LazyEngine
+
 if TYPE_CHECKING:  # pragma: no cover
     from officegym.postgres import PostgresBackend
 
-_MAKING = threading.Lock()  # an episode's engine is made (or let go of) by one thread at a time
 
-
-class PostgresEpisode:
+class PostgresEpisode(LazyEngine):
     """An episode database on the PostgreSQL server."""
 
-    __slots__ = ("backend", "name", "_engine")
+    __slots__ = ("backend", "name")
 
     def __init__(self, backend: "PostgresBackend", name: str):
         backend.quoted(name)  # refuses a name officegym did not make
+        super().__init__()
         self.backend = backend
         self.name = name
-        self._engine: Engine | None = None
 
-    @property
-    def engine(self) -> Engine:
-        """The pooled engine on the episode's database, made again after `close`."""
-        engine = self._engine
-        if engine is None:
-            with _MAKING:
-                engine = self._engine
-                if engine is None:
-                    engine = self._engine = self.backend.engine(self.name)
-        return engine
+    def make_engine(self) -> Engine:
+        """The pooled engine on the episode's database."""
+        return self.backend.engine(self.name)
 
     def close(self) -> None:
         """Close this process's connections and let go of the engine (made again on next use)."""
-        with _MAKING:
-            engine, self._engine = self._engine, None
+        engine = self.let_go()
         if engine is not None:
             self.backend.forget_pool(self.name)
             engine.pool.dispose()  # closes its connections; the engine itself is let go of, not renewed
@@ -57,6 +48,4 @@ class PostgresEpisode:
 
     def drop(self) -> None:
         """Drop the database (in the background, see PostgresBackend.drop_episode)."""
-        with _MAKING:
-            engine, self._engine = self._engine, None
-        self.backend.drop_episode(self.name, engine)
+        self.backend.drop_episode(self.name, self.let_go())
