@@ -61,7 +61,6 @@ class Transfers(Composed):
 
     kind, difficulty, scale = "workflow", 5, "medium"
     apps, rules, hard = ("chat", "tickets", "org"), (TRANSFERS,), ("lookalike", "exception")
-    toolsets = ("chat", "tickets.work")
     count = 1
 
     def plan(self, session, rng, instance):

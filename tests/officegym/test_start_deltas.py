@@ -48,22 +48,26 @@ def _differences(path, other) -> list[str]:
         conn.close()
 
 
-def _drawn(store, template):
-    """Instance 0 of `template` on the tiny world, or on its own scale's when tiny cannot draw it."""
+def _built(store, template):
+    """Instance 0 of `template`, its world and its start file built by the setup: on the tiny world, or
+    on its own scale's when tiny cannot draw it or its setup cannot run there."""
     try:
-        return store.world("tiny"), store.task_instance(store.world("tiny"), template.id, 0)
+        world = store.world("tiny")
+        inst = store.task_instance(world, template.id, 0)
+        return world, inst, (start_file(store.settings, world, inst) if inst.setup else None)
     except Exception:  # noqa: BLE001 - the tiny world lacks what some templates need
-        return store.world(template.scale), store.task_instance(store.world(template.scale), template.id, 0)
+        world = store.world(template.scale)
+        inst = store.task_instance(world, template.id, 0)
+        return world, inst, (start_file(store.settings, world, inst) if inst.setup else None)
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.id for t in TEMPLATES])
 def test_every_setup_made_again_from_its_delta_gives_the_same_start(tmp_path, template):
     store = private_starts(tmp_path)
     try:
-        world, inst = _drawn(store, template)
+        world, inst, built = _built(store, template)  # the setup ran and wrote the delta
         if inst.setup is None:
             pytest.skip("no setup: its start is the world itself")
-        built = start_file(store.settings, world, inst)  # runs the setup, writes the delta
         kept = built.with_name("made-by-the-setup.sqlite")
         built.replace(kept)
         delta = delta_path(built)
