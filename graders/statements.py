@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .checks import CheckResult, check, guard
+from .written import amounts_written, listed_as_declined
 
 # Words that deny or hedge what they govern. "no" is left out: "resolved with no data loss" states it.
 NEGATIONS = {"not", "never", "neither", "nor", "cannot", "unresolved", "untrue", "false", "incorrect", "isnt",
@@ -37,12 +38,12 @@ DENYING_OPENINGS = re.compile(r"(?:\b(?:not|never)|n't)\s+(?:true|the\s+case|cor
                               r"|\b(?:untrue|false|incorrect|wrong)\s+that\b")
 BEFORE, AFTER = 3, 2  # the words around a value that govern it
 # Kinds of value a text names rather than asserts: a refusal cites the rule it rests on ("that isn't
-# allowed under KB0010007" cites KB0010007), so a negation near it denies nothing.
-NAMING_KINDS = frozenset({"handbook rule", "sender's address"})  # and who a request came from
+# allowed under KB0010007" cites KB0010007), so a negation near it denies nothing; nor does one near a
+# value whose fact is itself a negation ("Northwind Cloud isn't on any deal" states the unknown competitor).
+NAMING_KINDS = frozenset({"handbook rule", "sender's address",  # and who a request came from
+                          "competitor the CRM does not know"})
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _JOINS = {"and", "but", "so", "since", "because", "although", "though", "while", "whereas"}  # they end a clause
-_AMOUNT = re.compile(r"(?<![\w.$/:-])(\$|USD ?)?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM]\b|bn\b|million\b)?")
-_MULTIPLIER = {"k": 1_000, "m": 1_000_000, "bn": 1_000_000_000, "million": 1_000_000}
 _CLAUSE_END = set(".!?;:\n,()[]—–")  # what ends a clause
 
 
@@ -97,23 +98,6 @@ def _bounded(text: str, start: int, end: int) -> bool:
         return False
     after = text[end] if end < len(text) else " "
     return not (after.isalnum() or (after in "._-@" and end + 1 < len(text) and text[end + 1].isalnum()))
-
-
-def amounts_written(text: str) -> list[tuple[int, int, int]]:
-    """Every amount of money a text writes, as (start, end, cents). Plain numbers count when they
-    are written as money ($, a multiplier) or are 1,000 or more; dates, times and keys do not."""
-    found = []
-    for match in _AMOUNT.finditer(text or ""):
-        sign, digits, decimals, multiplier = match.groups()
-        end = match.end()
-        if end < len(text) and text[end] in "-/:" and end + 1 < len(text) and text[end + 1].isdigit():
-            continue  # part of a date or a time
-        value = float(digits.replace(",", "") + (decimals or ""))
-        if multiplier:
-            value *= _MULTIPLIER[multiplier.lower()]
-        if sign or multiplier or value >= 1000:
-            found.append((match.start(), end, round(value * 100)))
-    return found
 
 
 def _short_forms(candidate: Candidate) -> set[str]:
@@ -221,7 +205,9 @@ def excluded(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] is named only to be left out: an exclusion among the three words
     before it ("without Globex", "other than Globex", "not Globex") or in the words that follow it up
     to the end of its clause, parentheses included ("Globex (left out at its owner's request)",
-    "Globex is excluded")."""
+    "Globex is excluded"), or listed under a heading of what was declined ("Rejected: Globex")."""
+    if listed_as_declined(text, start):
+        return True
     left, _ = _clause(text, start, end)
     before = [_fold(m.group()) for m in _WORD.finditer(text, left, start)][-BEFORE:]
     if any(w in _EXCLUDED_BEFORE or w.endswith("n't") for w in before):
@@ -236,7 +222,11 @@ def excluded(text: str, start: int, end: int) -> bool:
 # "I had first set it to 2026-03-27", "originally Globex", "instead of Globex" (the last five words), "previously 2026-03-27".
 _EARLIER_BEFORE = {"originally", "initially", "formerly", "replacing"}
 _EARLIER_PHRASES_BEFORE = ("instead of", "rather than", "in place of", "no longer", "had first", "first set",
-                           "at first", "was first", "had set", "had put", "previously set", "earlier set")
+                           "at first", "was first", "had set", "had put", "previously set", "earlier set",
+                           "old manager", "former manager", "previous manager")
+# An apposition that makes a person an earlier one: "Rebecca Wagner, your manager before the move, ...".
+_EARLIER_APPOSITION = re.compile(r"\s*,\s*[^,.;:\n]{0,40}?\b(?:old|former|previous|earlier|before (?:the|their|his|"
+                                 r"her|your|my) (?:move|transfer))\b")
 _EARLIER_AFTER = re.compile(r"^\W*(?:\w+\W+){0,3}?(?:superseded|replaced|no longer|previously|before that|"
                             r"originally|at first|earlier)\b")
 # What, in a sentence, sets its values aside as left as they were: a heading ("Not changed: ...",
@@ -263,7 +253,7 @@ def set_aside(text: str, start: int, end: int) -> bool:
     before = [_fold(m.group()) for m in _WORD.finditer(text, left, start)][-5:]
     if _EARLIER_BEFORE & set(before) or before[-1:] in (["previously"], ["earlier"]) or any(p in " ".join(before) for p in _EARLIER_PHRASES_BEFORE):
         return True
-    if _EARLIER_AFTER.match(re.split(r"[.!?;,\n()]", text[end:], maxsplit=1)[0]):
+    if _EARLIER_AFTER.match(re.split(r"[.!?;,\n()]", text[end:], maxsplit=1)[0]) or _EARLIER_APPOSITION.match(text, end):
         return True
     sentence_start, sentence_end = _sentence(text, start, end)
     clause_start, clause_end = _clause(text, start, end)
@@ -273,7 +263,7 @@ def set_aside(text: str, start: int, end: int) -> bool:
 
 def denied(text: str, spans: list[tuple[int, int]]) -> bool:
     """Whether every place a text states something is denied, hedged or only asked."""
-    return bool(spans) and all(governed(text, s, e) for s, e in spans)
+    return bool(spans) and all(governed(text, s, e) or listed_as_declined(text, s) for s, e in spans)
 
 
 def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], requirement: str, kind: str,

@@ -152,6 +152,13 @@ def allow_new_conversation(ctx: GradeContext, people: list[Person]) -> tuple[Cha
                            limit=len(people))]
 
 
+def dm_allowances(ctx, other_id: int, limit: int = 1) -> list[Allow]:
+    """The actor's DM with one colleague: opening it, and up to `limit` messages in it."""
+    people = [ctx.final.get(Person, ctx.actor_id), ctx.final.get(Person, other_id)]
+    channel, allowed = allow_new_conversation(ctx, people)
+    return allowed + (allow_posts(ctx, channel.id, limit=limit) if channel is not None else [])
+
+
 def top_level_messages(session: Session, channel_id: int, exclude: Iterable[int] = (), limit: int = 20) -> list[int]:
     """Ids of a channel's newest top-level messages (look-alikes of a message a task is about)."""
     stmt = (select(Message.id).where(Message.channel_id == channel_id, Message.thread_parent_id.is_(None),

@@ -24,6 +24,16 @@ ARRIVALS = (
     "{who} wrote to you.",
     "You have a request from {who} in your direct messages.",
 )
+# The same arrivals, for a request that came from several people (told as EACH).
+ARRIVALS_MANY = (
+    "{who} sent you direct messages.",
+    "{who} messaged you.",
+    "There are direct messages from {who} waiting for you.",
+    "{who} pinged you.",
+    "{who} wrote to you.",
+    "You have requests from {who} in your direct messages.",
+)
+EACH = "each of them"  # whom to tell when several people asked
 BY_THE_HANDBOOK = (
     "Go by the handbook: carry out what it allows, the way it says, and where a rule stands in the way, "
     "change nothing for that part and say why, naming the article.",
@@ -53,8 +63,9 @@ NOTHING_ELSE = (
 
 def request_instruction(rng: random.Random, who: str, whom: str = "them", tell: bool = True) -> str:
     """An instruction for work someone asked of the actor in a direct message: how it arrived, the
-    handbook clause, whom to tell and that nothing else changes. The message itself says what is asked."""
-    parts = [rng.choice(ARRIVALS).format(who=who), rng.choice(BY_THE_HANDBOOK)]
+    handbook clause, whom to tell and that nothing else changes. The message itself says what is asked.
+    When several people asked (`whom` is EACH), the arrival says so."""
+    parts = [rng.choice(ARRIVALS_MANY if whom == EACH else ARRIVALS).format(who=who), rng.choice(BY_THE_HANDBOOK)]
     if tell:
         parts.append(rng.choice(TELL).format(whom=whom))
     parts.append(rng.choice(NOTHING_ELSE))

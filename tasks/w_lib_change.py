@@ -57,6 +57,7 @@ def team_decision(session, rng, template, cs, states: list[str], asker: Person, 
     """One team's three changes asked for by `asker` (the DM `ask`, with {actor} and {keys} to fill): all scheduled,
     or all refused naming the article and, for each, whose approval it waits on or its day inside the freeze."""
     actor, lead, cs, made = drawn(session, rng, template, states, cs)
+    made = [replace(m, reported_to=asker.id) for m in made]
     keys = tuple(k for m in made for k in (m.key, m.incident_key) if k)
     listed = ", ".join(m.key for m in made)
     people = {p.id: p for c in cs for p in reports_of(session, c.manager)}

@@ -61,11 +61,16 @@ def monday(session, rng, split: str, instance: int):
                                                                                   minutes=45), listing
 
 
+def account_of(session, decide) -> str:
+    """The name of the customer whose deal a discount request is on."""
+    return session.get(Opportunity, decide.deal).account.name
+
+
 def discount_reply(session, head, manager, work) -> Reply:
     """The reply to the head of Sales naming the customers whose discounts were approved (the others look-alikes)."""
     accounts: dict[str, set[bool]] = {}
     for d in work:
-        accounts.setdefault(session.get(Opportunity, d.deal).account.name, set()).add(d.approve)
+        accounts.setdefault(account_of(session, d), set()).add(d.approve)
     yes = sorted(a for a, said in accounts.items() if said == {True})
     no = [Candidate.text(a) for a, said in sorted(accounts.items()) if said == {False}]
     return Reply(head.id, head.name, manager.id, (
@@ -132,10 +137,11 @@ class ManagerMondayRepDiscount(Composed):
                 f"@{rep.handle} I can't approve the discount on {asked.deal_name}: no deal in the CRM names "
                 f"{rival}, so its reason doesn't stand under {DISCOUNTS} and I rejected it."), True, ("approved",),
                 DISCOUNTS, (Claim(Candidate.text(rival), [], "text", "competitor the CRM does not know"),),
-                (asked.decision(True),), weight=1)
+                (asked.decision(True),), weight=len(work),
+                carried=tuple(name for d in work if d.approve for name in (d.deal_name, account_of(session, d))))
         else:
             reply = Reply(rep.id, rep.name, manager.id, f"@{rep.handle} done: I approved the discount on "
-                          f"{asked.deal_name}.", False, ("approved",), weight=1)
+                          f"{asked.deal_name}.", False, ("approved",), weight=len(work))
         return Plan(manager.id, request_instruction(rng, f"{named(session, controller)}, {named(session, head)} and "
                                                     f"{named(session, rep)}", "each of them"),
                     [ask, request, rep_ask, *reads(session), book, tell, report,

@@ -20,7 +20,7 @@ from officegym.graders.checks import Allow, check, guard, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import allow_posts, named, spread
+from .common import allow_posts, dm_allowances, named, spread
 from .crm import today
 from .handbook import read_rule
 from .phrasing import request_instruction
@@ -30,7 +30,7 @@ from .w_deals import setup_of
 from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step
 from .w_support_common import (AREAS, ESCALATION, allow_escalation, area_team, ask_steps, boss_of, bug_allowances,
                                bug_call, bug_checks, bug_exists, case_lookalikes, component_id, customer_bugs,
-                               dm_allowances, escalated, escalation_bug, open_cases, told_customer, of_pool)
+                               escalated, escalation_bug, open_cases, told_customer, of_pool)
 from .w_support_more import dm_texts
 
 FILED = ("escalated", "filed", "raised", "logged", "opened", "created")

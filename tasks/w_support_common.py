@@ -17,7 +17,7 @@ from officegym.apps.tickets.models import Component, Ticket, TicketComponent, Ti
 from officegym.graders.checks import Allow, check
 
 from .base import Lookalikes, Ref, ToolCall
-from .common import allow_new_conversation, allow_posts, pick
+from .common import pick
 from .crm import today
 from .split import in_split, person_in
 from .tickets_common import added_tickets, project_id
@@ -103,13 +103,6 @@ def ask_steps(handle: str, text: str, first: int) -> list[ToolCall]:
     return [ToolCall("chat_open_conversation", {"people": [f"@{handle}"]}),
             ToolCall("chat_post_message", {"channel": Ref(first, "id"), "text": text}),
             ToolCall("chat_list_messages", {"channel": Ref(first, "id"), "limit": 5})]
-
-
-def dm_allowances(ctx, other_id: int, limit: int = 1) -> list[Allow]:
-    """The actor's DM with one colleague: opening it, and up to `limit` messages in it."""
-    people = [ctx.final.get(Person, ctx.actor_id), ctx.final.get(Person, other_id)]
-    channel, allowed = allow_new_conversation(ctx, people)
-    return allowed + (allow_posts(ctx, channel.id, limit=limit) if channel is not None else [])
 
 
 def dm_channel(session: Session, one: int, other: int) -> Channel | None:

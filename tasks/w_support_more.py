@@ -19,7 +19,7 @@ from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import allow_posts, named, spread
+from .common import allow_posts, dm_allowances, named, spread
 from .handbook import read_rule
 from .phrasing import request_instruction
 from .registry import register
@@ -27,7 +27,7 @@ from .tickets_common import key_pool, next_key
 from .w_deals import setup_of
 from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step
 from .w_support_common import (AREAS, ESCALATION, LABEL, allow_escalation, area_team, boss_of, case_lookalikes,
-                               dm_allowances, dm_channel, escalated, of_pool, open_cases, told_customer)
+                               dm_channel, escalated, of_pool, open_cases, told_customer)
 
 
 def dm_texts(ctx, other_id: int) -> list[str]:

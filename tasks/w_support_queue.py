@@ -18,14 +18,13 @@ from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import named, spread
+from .common import dm_allowances, named, spread
 from .handbook import read_rule
 from .registry import register
 from .phrasing import request_instruction
 from .split import of_split
 from .tickets_common import key_pool, next_key, project_id, ticket_by_key
 from .w_people_replies import decision_reply_checks
-from .w_support_common import dm_allowances
 from .w_support_more import dm_texts
 
 SLA = "Service desk SLA targets"

@@ -18,7 +18,7 @@ from officegym.graders.checks import Allow, check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import allow_posts, named, pick, spread
+from .common import allow_posts, dm_allowances, named, pick, spread
 from .crm import today
 from .handbook import read_rule
 from .phrasing import request_instruction
@@ -27,7 +27,7 @@ from .tickets_common import key_pool, next_key
 from .w_deals import setup_of
 from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step, people_claim
 from .w_support_common import (AREAS, ESCALATION, LABEL, area_team, boss_of, bug_exists, case_lookalikes, customer_bugs,
-                        dm_allowances, of_pool, open_cases, told_customer)
+                        of_pool, open_cases, told_customer)
 from .w_support_more import dm_texts
 
 # The planted escalations: (role, days ago the case was opened, days ago the bug was filed). A bug is

@@ -17,7 +17,7 @@ from officegym.graders.checks import Allow, guard, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, Ref, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import allow_posts, named, pick, spread
+from .common import allow_posts, dm_allowances, named, pick, spread
 from .handbook import read_rule
 from .phrasing import request_instruction
 from .registry import register
@@ -26,7 +26,7 @@ from .tickets_common import key_pool, next_key, ticket_by_key
 from .w_deals import setup_of
 from .w_people_replies import decision_reply_checks, dm_name, dm_reads, dm_replies, dm_step
 from .w_support_common import (AREAS, ESCALATION, LABEL, area_team, ask_steps, boss_of, bug_exists, case_lookalikes,
-                        customer_bugs, dm_allowances, open_cases, told_customer)
+                        customer_bugs, open_cases, told_customer)
 from .w_support_more import dm_texts
 
 RECORDED = ("noted", "recorded", "added", "told", "passed on", "sent")

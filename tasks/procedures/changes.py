@@ -22,6 +22,7 @@ from officegym.graders.statements import says
 from officegym.seed_data.tickets_handbook_changes import RETRO_LABEL, day
 
 from ..base import CARRY_OUT, REFUSE, Declaration, Target, ToolCall
+from ..common import dm_allowances
 from ..tickets_common import new_comments, ticket_by_key
 from ..w_people_replies import people_claim
 from .core import Graded, Procedure
@@ -71,6 +72,7 @@ class ScheduleChange(Procedure):
     strict: bool = True
     beside: tuple[str, ...] = ()  # the other changes of the same request (look-alikes)
     state: str = ""  # the draw's name for what the change shows (procedures.changes_draws.STATES)
+    reported_to: int = 0  # whom the report on it goes to: when not its requester, they may be told by DM why it waits
 
     @property
     def key(self) -> str:
@@ -187,6 +189,8 @@ class ScheduleChange(Procedure):
         # scheduled: its move; left: only what a comment touches
         allowed.append(Allow("tickets_ticket", ("updated",), lambda r: r["id"] == was.id and r["status"] == (
             "In Progress" if self.go else was.status), ("status", "updated_at", "first_response_at")))
+        if not self.go and self.requester != self.reported_to:  # the article has its requester told why: by a
+            allowed += dm_allowances(ctx, self.requester)  # comment on it, or in their DM
         if self.go and self.emergency:
             allowed.append(Allow("tickets_label", ("added",), lambda r: r["ticket_id"] == was.id
                                  and r["name"] == RETRO_LABEL))
