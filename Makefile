@@ -49,11 +49,11 @@ check: $(STAMP)
 	OFFICEGYM_TEST_BACKENDS=sqlite $(BIN)/python -m pytest -n auto --dist loadgroup -m "not e2e" \
 	  tests/apps tests/graders tests/mcp_wrappers
 
-# Every adversarial agent on every template (make test plays a few on each, in turn): after changing
+# Every adversarial agent and near miss on every template (make test plays a few on each, in turn): after changing
 # a grader, an agent or the way a template declares its work.
 soundness: $(STAMP)
 	OFFICEGYM_TEST_EVERY_PAIR=1 $(BIN)/python -m pytest -n auto --dist loadgroup tests/tasks/test_soundness.py \
-	  tests/tasks/test_judgement.py
+	  tests/tasks/test_judgement.py tests/tasks/test_procedures.py
 
 bench: $(STAMP) chromium postgres
 	$(BIN)/python -m benchmarks

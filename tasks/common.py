@@ -5,6 +5,7 @@ changed"."""
 from __future__ import annotations
 
 import math
+import os
 import random
 from typing import Callable, Iterable, Sequence, TypeVar
 
@@ -18,6 +19,23 @@ from officegym.graders.checks import Allow, GradeContext
 from officegym.graders.statements import Candidate
 
 T = TypeVar("T")
+_WORLD_SCANS: dict[tuple, object] = {}  # (world file, its size and time, what was scanned) -> the result
+
+
+def world_scan(session: Session, what: tuple, scan: Callable[[], T]) -> T:
+    """`scan()` once per read-only world file and `what` (a function's name and arguments): a scan of the
+    world that a template's draw repeats for every instance. Its result must be plain values (ids, never
+    ORM objects, which belong to one session) that no caller changes. On any other database (a start
+    state, a copy being written) it scans every time."""
+    url = session.get_bind().url
+    if url.get_backend_name() != "sqlite" or url.query.get("mode") != "ro" or not url.database:
+        return scan()
+    path = url.database.removeprefix("file:")
+    stat = os.stat(path)
+    key = (path, stat.st_mtime_ns, stat.st_size, what)
+    if key not in _WORLD_SCANS:
+        _WORLD_SCANS[key] = scan()
+    return _WORLD_SCANS[key]  # type: ignore[return-value]
 ANY = object()
 
 

@@ -23,7 +23,7 @@ from officegym.graders.checks import Allow, check, guard, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_posts, channel_named, member_ids, named, pick, spread
+from .common import added_messages, allow_posts, channel_named, member_ids, named, pick, spread, world_scan
 from .crm import allow_deal, amounts_but, deal_lookalikes, money, open_deals, today
 from .crm_closing import moves_to_won, won_along_the_path
 from .decisions import reply_checks
@@ -50,11 +50,13 @@ TITLES = ["VP Procurement", "Head of Purchasing", "Director of IT", "Chief Opera
 def desk_deals(session: Session, split: str, lines: int = 2) -> list[Opportunity]:
     """Deals of the split a rep can take through the deal desk: in Proposal or Negotiation, with `lines`
     line items or more within the limit, on an account no LEGAL ticket names yet, owned by someone in #deals."""
-    reviewed = set(session.scalars(select(Ticket.account_id).where(Ticket.key.like("LEGAL-%"))))
-    inside = member_ids(session, channel_named(session, "deals").id)
-    return [d for d in managed_deals(session, split)
-            if d.stage in ("Proposal", "Negotiation") and d.account_id not in reviewed and d.owner_id in inside
-            and len([i for i in items_of(session, d.id) if i.discount_bp <= 2000]) >= lines]
+    def scan() -> tuple:
+        reviewed = set(session.scalars(select(Ticket.account_id).where(Ticket.key.like("LEGAL-%"))))
+        inside = member_ids(session, channel_named(session, "deals").id)
+        return tuple(d.id for d in managed_deals(session, split)
+                     if d.stage in ("Proposal", "Negotiation") and d.account_id not in reviewed and d.owner_id in inside
+                     and len([i for i in items_of(session, d.id) if i.discount_bp <= 2000]) >= lines)
+    return [session.get(Opportunity, i) for i in world_scan(session, ("desk deals", split, lines), scan)]
 
 
 def with_contacts(session: Session, deals: list[Opportunity]) -> list[Opportunity]:

@@ -23,7 +23,7 @@ from officegym.graders.replies import claims_done, declines
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Ref, ToolCall
-from .common import allow_new_conversation, allow_posts, pick
+from .common import allow_new_conversation, allow_posts, pick, world_scan
 from .crm import open_deals, sales_people
 from .split import of_split, person_in
 
@@ -90,10 +90,12 @@ def pending_deals(session: Session) -> set[int]:
 def managed_deals(session: Session, split: str, with_items: bool | None = None) -> list[Opportunity]:
     """Open deals of the split (uniquely named, without a pending discount request) whose owner is in
     the split and has a manager, by id."""
-    pending = pending_deals(session)
-    return [d for d in of_split(split, "opportunity", open_deals(session, with_items))
-            if d.id not in pending and person_in(split, d.owner_id)
-            and session.get(Person, d.owner_id).manager_id is not None]
+    def scan() -> tuple:
+        pending = pending_deals(session)
+        return tuple(d.id for d in of_split(split, "opportunity", open_deals(session, with_items))
+                     if d.id not in pending and person_in(split, d.owner_id)
+                     and session.get(Person, d.owner_id).manager_id is not None)
+    return [session.get(Opportunity, i) for i in world_scan(session, ("managed deals", split, with_items), scan)]
 
 
 def items_of(session: Session, deal_id: int) -> list[LineItem]:

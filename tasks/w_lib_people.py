@@ -14,7 +14,7 @@ from officegym.apps.org.models import Department, Person
 from officegym.graders.statements import Candidate
 
 from .base import Claim, ToolCall
-from .common import named, pick, spread
+from .common import named, pick, spread, world_scan
 from .decisions import twin_outcome
 from .phrasing import request_instruction
 from .procedures import Composed, DirectRequest, Plan, ReadRule, Reads, Reply
@@ -53,12 +53,14 @@ def reports_of(session, person: Person) -> list[Person]:
 
 def requesters(session, split: str) -> list[Person]:
     """People outside IT of the split whose manager has a manager and another report, by id."""
-    it = session.scalar(select(Department.id).where(Department.name == "IT"))
-    reports = dict(session.execute(select(Person.manager_id, func.count()).where(Person.manager_id.is_not(None))
-                                   .group_by(Person.manager_id)).all())
-    return [p for p in session.scalars(select(Person).where(Person.manager_id.is_not(None), Person.department_id != it,
-                                                            Person.role == "member").order_by(Person.id))
-            if person_in(split, p.id) and p.manager.manager_id and reports[p.manager_id] > 1]
+    def scan() -> tuple:
+        it = session.scalar(select(Department.id).where(Department.name == "IT"))
+        reports = dict(session.execute(select(Person.manager_id, func.count()).where(Person.manager_id.is_not(None))
+                                       .group_by(Person.manager_id)).all())
+        return tuple(p.id for p in session.scalars(select(Person).where(
+            Person.manager_id.is_not(None), Person.department_id != it, Person.role == "member").order_by(Person.id))
+            if person_in(split, p.id) and p.manager.manager_id and reports[p.manager_id] > 1)
+    return [session.get(Person, i) for i in world_scan(session, ("requesters", split), scan)]
 
 
 def distinct_requesters(pool: list[Person], instance: int, count: int) -> list[Person]:

@@ -22,7 +22,7 @@ from officegym.apps.org.models import Person
 from officegym.graders.statements import Candidate
 
 from .base import Claim, ToolCall
-from .common import channel_named, member_ids, named, pick, spread
+from .common import channel_named, member_ids, named, pick, spread, world_scan
 from .crm import money, today
 from .decisions import twin_outcome
 from .phrasing import request_instruction
@@ -47,17 +47,21 @@ DEAD = 3  # deals the review thought dead: two lost, one still signing
 def fridays(session, split: str) -> list[tuple[ClosedWeek, list[Opportunity]]]:
     """Reps (in #deals) with a renewal week of two wins and one Upsell (closed_weeks) and DEAD more open deals
     of the split on other accounts, one per account: (the week, those deals), by rep id."""
-    inside = member_ids(session, channel_named(session, "deals").id)
-    open_of: dict[int, dict[int, Opportunity]] = {}
-    for deal in managed_deals(session, split):
-        open_of.setdefault(deal.owner_id, {}).setdefault(deal.account_id, deal)
-    found = []
-    for week in closed_weeks(session, split, 2, 1):
-        busy = {d.account_id for d in (*week.wins, *week.upsells, *week.lost)}
-        dead = [d for a, d in open_of.get(week.rep.id, {}).items() if a not in busy]
-        if week.rep.id in inside and len(dead) >= DEAD:
-            found.append((week, dead))
-    return found
+    def scan() -> tuple:
+        inside = member_ids(session, channel_named(session, "deals").id)
+        open_of: dict[int, dict[int, Opportunity]] = {}
+        for deal in managed_deals(session, split):
+            open_of.setdefault(deal.owner_id, {}).setdefault(deal.account_id, deal)
+        found = []
+        for k, week in enumerate(closed_weeks(session, split, 2, 1)):
+            busy = {d.account_id for d in (*week.wins, *week.upsells, *week.lost)}
+            dead = [d for a, d in open_of.get(week.rep.id, {}).items() if a not in busy]
+            if week.rep.id in inside and len(dead) >= DEAD:
+                found.append((k, tuple(d.id for d in dead)))
+        return tuple(found)
+    weeks = closed_weeks(session, split, 2, 1)
+    return [(weeks[k], [session.get(Opportunity, d) for d in dead])
+            for k, dead in world_scan(session, ("fridays", split), scan)]
 
 
 @register

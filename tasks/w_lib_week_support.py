@@ -18,11 +18,11 @@ from dataclasses import replace
 
 from sqlalchemy import select
 
-from officegym.apps.crm.models import Account
+from officegym.apps.crm.models import Account, Contact
 from officegym.apps.org.models import Person
 
 from .base import Claim, ToolCall
-from .common import named, spread
+from .common import named, spread, world_scan
 from .crm import money, today
 from .decisions import twin_outcome
 from .phrasing import request_instruction
@@ -234,11 +234,15 @@ class KickoffMonday(Composed):
 def kickoff_owners(session, split: str) -> list[tuple[Person, list, object]]:
     """(owner, clean accounts, a contact of the split with an email on another of the owner's accounts) for
     owners with five clean accounts (support_draws.clean_accounts), by owner id."""
-    found = []
-    for owner, tidy, _ in clean_accounts(session, split, 5):
-        contacts = [c for a in session.scalars(select(Account).where(Account.owner_id == owner.id)
-                                               .order_by(Account.id)) for c in emailed(session, a.id, split)[:1]]
-        contact = next((c for c in contacts if sum(a.id != c.account_id for a in tidy) >= 4), None)
-        if contact is not None:
-            found.append((owner, tidy, contact))
-    return found
+    def scan() -> tuple:
+        found = []
+        for k, (owner, tidy, _) in enumerate(clean_accounts(session, split, 5)):
+            contacts = [c for a in session.scalars(select(Account).where(Account.owner_id == owner.id)
+                                                   .order_by(Account.id)) for c in emailed(session, a.id, split)[:1]]
+            contact = next((c for c in contacts if sum(a.id != c.account_id for a in tidy) >= 4), None)
+            if contact is not None:
+                found.append((k, contact.id))
+        return tuple(found)
+    owners = clean_accounts(session, split, 5)
+    return [(owners[k][0], owners[k][1], session.get(Contact, contact))
+            for k, contact in world_scan(session, ("kickoff owners", split), scan)]

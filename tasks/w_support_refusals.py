@@ -19,7 +19,7 @@ from officegym.graders.checks import check, nothing_else_changed
 from officegym.graders.statements import Candidate, says
 
 from .base import Claim, Declaration, TaskInstance, TaskTemplate, Target, ToolCall
-from .common import added_messages, allow_posts, channel_named, named, pick, spread
+from .common import added_messages, allow_posts, channel_named, named, pick, spread, world_scan
 from .decisions import reply_checks, twin_outcome
 from .handbook import read_rule, rule_claim
 from .phrasing import request_instruction
@@ -34,10 +34,13 @@ from .w_support_credit import SupportUnapprovedCredit  # noqa: F401  (registered
 
 def customer_success_askers(session) -> list[Person]:
     """Customer Success people in a team with a channel, by id."""
-    success = session.scalar(select(Department.id).where(Department.name == "Customer Success"))
-    return [p for p in session.scalars(select(Person).where(Person.department_id == success,
-                                                            Person.team_id.is_not(None)).order_by(Person.id))
-            if channel_named(session, f"team-{session.get(Team, p.team_id).slug}")]
+    def scan() -> tuple:
+        success = session.scalar(select(Department.id).where(Department.name == "Customer Success"))
+        people = session.scalars(select(Person).where(Person.department_id == success, Person.team_id.is_not(None))
+                                 .order_by(Person.id))
+        return tuple(p.id for p in people
+                     if channel_named(session, f"team-{session.get(Team, p.team_id).slug}"))
+    return [session.get(Person, i) for i in world_scan(session, ("customer success askers",), scan)]
 
 
 @register

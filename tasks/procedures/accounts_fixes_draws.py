@@ -16,6 +16,7 @@ from officegym.apps.crm.models import Account, Contact
 from officegym.apps.org.models import Person, Team
 from officegym.seed_data.crm_vocab import CONTACT_TITLES, PHONES
 
+from ..common import world_scan
 from ..split import in_split, person_in
 from .accounts_corrections import Change, CorrectionTicket, LookalikeContact
 from .accounts_duplicates import MergeContacts, NewContact
@@ -36,11 +37,12 @@ def contacts_at(session: Session, account_id: int) -> list[Contact]:
 
 def correction_owners(session: Session, split: str, least: int = 3) -> list[Person]:
     """Account owners of `split` with accounts of `least` contacts or more, one of them of `split`, by id."""
-    counts = dict(session.execute(select(Contact.account_id, func.count()).group_by(Contact.account_id)).all())
-    owners = {a.owner_id for a in session.scalars(select(Account)) if counts.get(a.id, 0) >= least
-              and person_in(split, a.owner_id)
-              and any(in_split(split, "contact", c.id) for c in contacts_at(session, a.id))}
-    return [session.get(Person, i) for i in sorted(owners)]
+    def scan() -> tuple:
+        counts = dict(session.execute(select(Contact.account_id, func.count()).group_by(Contact.account_id)).all())
+        return tuple(sorted({a.owner_id for a in session.scalars(select(Account)) if counts.get(a.id, 0) >= least
+                             and person_in(split, a.owner_id)
+                             and any(in_split(split, "contact", c.id) for c in contacts_at(session, a.id))}))
+    return [session.get(Person, i) for i in world_scan(session, ("correction owners", split, least), scan)]
 
 
 def correction_accounts(session: Session, owner: Person, split: str, least: int = 3) -> list[Account]:

@@ -15,7 +15,7 @@ from officegym.apps.org.models import Person
 from officegym.colleagues.reasons import known_competitors, names_competitor, reason_stands
 
 from ..base import ToolCall
-from ..common import pick
+from ..common import pick, world_scan
 from ..crm import sales_people
 from ..split import in_split, person_in
 from .core import Procedure, Reads
@@ -74,21 +74,24 @@ def departing(session, split: str, least: int, most: int) -> list[Book]:
     """Books of reps of the split whose manager (of the split too) is in Sales, with `least` to `most` open
     deals (one of the split), one of them on an account a teammate owns, two deals with lines free for a new
     request, and no pending request above 35% (which would need the head of Sales's word), by the rep's id."""
-    found = []
-    for rep in sales_people(session):
-        if rep.manager_id is None or not person_in(split, rep.manager_id) or not person_in(split, rep.id):
-            continue
-        book = book_of(session, rep)
-        team = reports_of(session, book.manager)
-        foreign = [d for d in book.deals if d.account.owner_id != rep.id and d.account.owner_id in team]
-        odd = [d for d in book.deals if d.account.owner_id != rep.id and d.account.owner_id not in team]
-        free = {i.opportunity_id for i in book.free_items}
-        if (least <= len(book.deals) <= most and foreign and not odd and len(free) >= 2
-                and all(a.discount_bp <= 3500 for a in book.pending) and book.manager.manager_id is not None
-                and any(in_split(split, "opportunity", d.id) for d in book.deals)
-                and fair_reasons(session, book.manager, [a.reason for a in book.pending])):
-            found.append(book)
-    return found
+    def scan() -> tuple:
+        found = []
+        for rep in sales_people(session):
+            if rep.manager_id is None or not person_in(split, rep.manager_id) or not person_in(split, rep.id):
+                continue
+            book = book_of(session, rep)
+            team = reports_of(session, book.manager)
+            foreign = [d for d in book.deals if d.account.owner_id != rep.id and d.account.owner_id in team]
+            odd = [d for d in book.deals if d.account.owner_id != rep.id and d.account.owner_id not in team]
+            free = {i.opportunity_id for i in book.free_items}
+            if (least <= len(book.deals) <= most and foreign and not odd and len(free) >= 2
+                    and all(a.discount_bp <= 3500 for a in book.pending) and book.manager.manager_id is not None
+                    and any(in_split(split, "opportunity", d.id) for d in book.deals)
+                    and fair_reasons(session, book.manager, [a.reason for a in book.pending])):
+                found.append(rep.id)
+        return tuple(found)
+    return [book_of(session, session.get(Person, rep)) for rep in world_scan(session, ("departing", split, least, most),
+                                                                              scan)]
 
 
 def _planted_requests(session, rng, book: Book, first_id: int) -> list[DecideDiscount]:

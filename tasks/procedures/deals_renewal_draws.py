@@ -13,6 +13,7 @@ from sqlalchemy import select
 from officegym.apps.crm.models import CLOSED_STAGES, OPEN_STAGES, Account, Opportunity
 from officegym.apps.org.models import Person
 
+from ..common import world_scan
 from ..crm import sales_people, today
 from ..split import in_split, person_in
 from .core import Procedure
@@ -42,26 +43,35 @@ def closed_weeks(session, split: str, wins: int, upsells: int) -> list[ClosedWee
     their own, `wins` open New Business or Renewal deals on accounts with no other open renewal (one of the
     deals of the split) and `upsells` open Upsells on accounts with no open renewal, all on different
     accounts, with an amount; and two more open deals to lose."""
-    since = today(session) - timedelta(days=15)
-    found = []
-    for rep in sales_people(session):
-        if not person_in(split, rep.id) or rep.manager_id is None:
-            continue
-        closed = session.scalar(select(Opportunity.id).where(Opportunity.owner_id == rep.id, Opportunity.stage.in_(
-            CLOSED_STAGES), Opportunity.close_date >= since))
-        deals = list(session.scalars(select(Opportunity).where(Opportunity.owner_id == rep.id, Opportunity.stage.in_(
-            OPEN_STAGES), Opportunity.amount_cents > 0).order_by(Opportunity.id)))
-        mine = [d for d in deals if d.account.owner_id == rep.id and _renewals_open(session, d.account_id) <= {d.id}]
-        more = [d for d in mine if d.type == "Upsell" and not _renewals_open(session, d.account_id)]
-        taken = {d.account_id for d in more[:upsells]}
-        new = list({d.account_id: d for d in reversed(mine)
-                    if d.type != "Upsell" and d.account_id not in taken}.values())
-        new.sort(key=lambda d: (not in_split(split, "opportunity", d.id), d.id))
-        rest = [d for d in deals if d.account_id not in taken | {n.account_id for n in new[:wins]}]
-        if closed is None and len(new) >= wins and len(more) >= upsells and len(rest) >= 2 and in_split(
-                split, "opportunity", new[0].id):
-            found.append(ClosedWeek(rep, new[:wins], more[:upsells], rest[:2]))
-    return found
+    def scan() -> tuple:
+        since = today(session) - timedelta(days=15)
+        found = []
+        for rep in sales_people(session):
+            if not person_in(split, rep.id) or rep.manager_id is None:
+                continue
+            closed = session.scalar(select(Opportunity.id).where(
+                Opportunity.owner_id == rep.id, Opportunity.stage.in_(CLOSED_STAGES), Opportunity.close_date >= since))
+            deals = list(session.scalars(select(Opportunity).where(
+                Opportunity.owner_id == rep.id, Opportunity.stage.in_(OPEN_STAGES), Opportunity.amount_cents > 0)
+                .order_by(Opportunity.id)))
+            mine = [d for d in deals
+                    if d.account.owner_id == rep.id and _renewals_open(session, d.account_id) <= {d.id}]
+            more = [d for d in mine if d.type == "Upsell" and not _renewals_open(session, d.account_id)]
+            taken = {d.account_id for d in more[:upsells]}
+            new = list({d.account_id: d for d in reversed(mine)
+                        if d.type != "Upsell" and d.account_id not in taken}.values())
+            new.sort(key=lambda d: (not in_split(split, "opportunity", d.id), d.id))
+            rest = [d for d in deals if d.account_id not in taken | {n.account_id for n in new[:wins]}]
+            if closed is None and len(new) >= wins and len(more) >= upsells and len(rest) >= 2 and in_split(
+                    split, "opportunity", new[0].id):
+                found.append((rep.id, tuple(d.id for d in new[:wins]), tuple(d.id for d in more[:upsells]),
+                              tuple(d.id for d in rest[:2])))
+        return tuple(found)
+
+    def deals(ids) -> list[Opportunity]:
+        return [session.get(Opportunity, i) for i in ids]
+    return [ClosedWeek(session.get(Person, rep), deals(wins_), deals(ups), deals(lost))
+            for rep, wins_, ups, lost in world_scan(session, ("closed weeks", split, wins, upsells), scan)]
 
 
 def renewal_week(session, rng, f: ClosedWeek, split: str, wins: int, upsells: int) -> list[Procedure]:

@@ -16,6 +16,7 @@ from officegym.apps.org.models import Person
 from officegym.seed_data.sheets_vocab import CITIES
 from officegym.seed_data.tickets_handbook_finance import OFFICE_YEARLY
 
+from ..common import world_scan
 from ..handbook import article
 from ..split import person_in
 from .finance import EXPENSES, ClaimRow
@@ -28,14 +29,17 @@ QUEUE = ("meal_stale", "dinner_exception", "office_summed", "meal_over", "hotel_
 def managers(session, split: str) -> list[tuple[Person, list[Person]]]:
     """Managers of the split (not the controller) with three reports of the split or more, by id, each with
     their reports (by id)."""
-    controller = article(session, EXPENSES).owner_id
-    found = []
-    for person in session.scalars(select(Person).order_by(Person.id)):
-        reports = list(session.scalars(select(Person).where(Person.manager_id == person.id).order_by(Person.id)))
-        reports = [r for r in reports if person_in(split, r.id)]
-        if person.id != controller and person_in(split, person.id) and len(reports) >= 3:
-            found.append((person, reports))
-    return found
+    def scan() -> tuple:
+        controller = article(session, EXPENSES).owner_id
+        found = []
+        for person in session.scalars(select(Person).order_by(Person.id)):
+            reports = list(session.scalars(select(Person).where(Person.manager_id == person.id).order_by(Person.id)))
+            reports = [r for r in reports if person_in(split, r.id)]
+            if person.id != controller and person_in(split, person.id) and len(reports) >= 3:
+                found.append((person.id, tuple(r.id for r in reports)))
+        return tuple(found)
+    return [(session.get(Person, m), [session.get(Person, r) for r in rs])
+            for m, rs in world_scan(session, ("expense managers", split), scan)]
 
 
 class Claims:

@@ -21,6 +21,7 @@ from officegym.apps.org.models import Department, Person
 from officegym.apps.tickets.models import Ticket
 from officegym.seed_data.tickets_handbook_it import ALLOWANCE
 
+from ..common import world_scan
 from ..tickets_common import project_id
 from ..w_lib_people import AWAY_NOTE, reports_of, requesters
 from .it import FulfilEquipment
@@ -56,8 +57,10 @@ class Cast:
 def fresh_requesters(session, split: str) -> list[Person]:
     """Requesters (tasks.w_lib_people.requesters) who never filed an IT ticket in the seeded world: their
     year's equipment and their open requests are the ones the setup files, and no other."""
-    filed = set(session.scalars(select(Ticket.reporter_id).where(Ticket.project_id == project_id(session, "IT"))))
-    return [p for p in requesters(session, split) if p.id not in filed]
+    def scan() -> tuple:
+        filed = set(session.scalars(select(Ticket.reporter_id).where(Ticket.project_id == project_id(session, "IT"))))
+        return tuple(p.id for p in requesters(session, split) if p.id not in filed)
+    return [session.get(Person, i) for i in world_scan(session, ("fresh requesters", split), scan)]
 
 
 def cast_for(session, rng, requester: Person) -> Cast:

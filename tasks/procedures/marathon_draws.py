@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from officegym.apps.crm.models import Account
 from officegym.apps.org.models import Person
 from officegym.apps.tickets.models import Ticket
 from officegym.apps.tickets.workflow import is_open
 
+from ..common import world_scan
 from ..crm import sales_people
 from ..split import person_in
 from ..tickets_common import tickets_where
@@ -20,15 +22,18 @@ def team_accounts(session, split: str, least: int) -> list[tuple]:
     """(salesperson, their team's accounts) for each salesperson of the split with a manager whose team owns
     at least `least` accounts of tasks.w_lib_revenue_credits' `owned_accounts` (of the split, opened over
     17 months ago) whose owner's manager is someone else, by the salesperson's id."""
-    accounts = owned_accounts(session, split)
-    found = []
-    for person in sales_people(session):
-        if person.manager_id and person.team_id is not None and person_in(split, person.id):
-            theirs = [a for a in accounts if session.get(Person, a.owner_id).team_id == person.team_id
-                      and session.get(Person, a.owner_id).manager_id not in (None, person.id)]
-            if len(theirs) >= least:
-                found.append((person, theirs))
-    return found
+    def scan() -> tuple:
+        accounts = owned_accounts(session, split)
+        found = []
+        for person in sales_people(session):
+            if person.manager_id and person.team_id is not None and person_in(split, person.id):
+                theirs = [a.id for a in accounts if session.get(Person, a.owner_id).team_id == person.team_id
+                          and session.get(Person, a.owner_id).manager_id not in (None, person.id)]
+                if len(theirs) >= least:
+                    found.append((person.id, tuple(theirs)))
+        return tuple(found)
+    return [(session.get(Person, p), [session.get(Account, a) for a in theirs])
+            for p, theirs in world_scan(session, ("team accounts", split, least), scan)]
 
 
 def busier(session, rng, h: Handover, days: tuple[int, ...]) -> Handover:

@@ -13,10 +13,11 @@ from sqlalchemy import select
 from officegym.apps.crm.access import scope_of
 from officegym.apps.crm.models import LineItem, Opportunity
 from officegym.apps.org.models import Person
+from officegym.apps.sheets.models import Workbook
 from officegym.apps.sheets.formula.a1 import cell_text
 
 from ..base import ToolCall
-from ..common import channel_named, member_ids, pick
+from ..common import channel_named, member_ids, pick, world_scan
 from ..crm import money, open_deals, today
 from ..sheets import a1, workbook_titled
 from ..split import in_split, person_in
@@ -52,16 +53,19 @@ def in_deals(session) -> set[int]:
 def pipeline_options(session, split: str, least: int = 30) -> list[tuple]:
     """(workbook, actor, the open deals its Deals tab lists) for each editor of a team pipeline of `split`,
     in #deals, who can read at least `least` of those deals (only those are kept)."""
-    inside, deals = in_deals(session), unique(session, open_deals(session))
-    found = []
-    for book, _team in team_pipelines(session):
-        rows = layout(session, book.id, "Deals")[2]
-        listed = [d for d in deals if d.name in rows]
-        for person_id in sorted(editor_ids(session, book) & inside):
-            seen = readable(session, person_id, listed)
-            if person_in(split, person_id) and len(seen) >= least:
-                found.append((book, person_id, seen))
-    return found
+    def scan() -> tuple:
+        inside, deals = in_deals(session), unique(session, open_deals(session))
+        found = []
+        for book, _team in team_pipelines(session):
+            rows = layout(session, book.id, "Deals")[2]
+            listed = [d for d in deals if d.name in rows]
+            for person_id in sorted(editor_ids(session, book) & inside):
+                seen = readable(session, person_id, listed)
+                if person_in(split, person_id) and len(seen) >= least:
+                    found.append((book.id, person_id, tuple(d.id for d in seen)))
+        return tuple(found)
+    return [(session.get(Workbook, book), person_id, [session.get(Opportunity, d) for d in seen])
+            for book, person_id, seen in world_scan(session, ("pipeline options", split, least), scan)]
 
 
 def won_in(session, book_id: int, month: date) -> list[Opportunity]:
@@ -152,14 +156,21 @@ def forecast_options(session, split: str, least_won: int, least_open: int = 0) -
     of the sales forecast of `split`, in #deals, who can read at least `least_won` of the deals won in the
     month being closed (and, with `least_open`, edits a team pipeline listing that many deals they read)."""
     forecast = workbook_titled(session, FORECAST.format(year=today(session).year))
-    won, inside = won_in(session, forecast.id, month_closed(session)), in_deals(session)
     pipelines = {person: (book, deals) for book, person, deals in pipeline_options(session, split, least_open)}
+
+    def scan() -> tuple:
+        won, inside = won_in(session, forecast.id, month_closed(session)), in_deals(session)
+        found = []
+        for person_id in sorted(editor_ids(session, forecast) & inside):
+            seen = readable(session, person_id, won)
+            book, _deals = pipelines.get(person_id, (None, []))
+            if person_in(split, person_id) and len(seen) >= least_won and (book is not None or not least_open):
+                found.append((person_id, tuple(d.id for d in seen)))
+        return tuple(found)
     found = []
-    for person_id in sorted(editor_ids(session, forecast) & inside):
-        seen = readable(session, person_id, won)
+    for person_id, seen in world_scan(session, ("forecast options", split, least_won, least_open), scan):
         book, deals = pipelines.get(person_id, (None, []))
-        if person_in(split, person_id) and len(seen) >= least_won and (book is not None or not least_open):
-            found.append((forecast, book, person_id, deals, seen))
+        found.append((forecast, book, person_id, deals, [session.get(Opportunity, d) for d in seen]))
     return found
 
 

@@ -15,7 +15,7 @@ from officegym.apps.crm.models import CASE_PRIORITIES, Account, Case
 from officegym.apps.org.models import Person
 
 from ..base import Claim, ToolCall
-from ..common import pick
+from ..common import pick, world_scan
 from ..crm import sales_people
 from ..split import in_split, person_in
 from ..w_support_common import AREAS, OPEN
@@ -32,19 +32,25 @@ def clean_accounts(session, split: str, least: int, clean: int | None = None) ->
     """Sales owners of the split with at least `least` accounts of the split (with three problems or more
     they never had a case about), `clean` of them (all, when None) with no duplicate open cases (two open
     cases of one subject): (owner, those clean accounts, the others), by owner id."""
-    groups = Counter(session.execute(select(Case.account_id, Case.subject).where(Case.status.in_(OPEN + (
-        "Escalated",)))))
-    doubled = {account for (account, _), n in groups.items() if n > 1}
-    found = []
-    for person in sales_people(session):
-        if not person_in(split, person.id):
-            continue
-        theirs = [a for a in session.scalars(select(Account).where(Account.owner_id == person.id).order_by(Account.id))
-                  if in_split(split, "account", a.id) and len(fresh_subjects(session, a)) >= 3]
-        tidy = [a for a in theirs if a.id not in doubled]
-        if len(theirs) >= least and len(tidy) >= (least if clean is None else clean):
-            found.append((person, tidy, [a for a in theirs if a.id in doubled]))
-    return found
+    def scan() -> tuple:
+        groups = Counter(session.execute(select(Case.account_id, Case.subject).where(Case.status.in_(OPEN + (
+            "Escalated",)))))
+        doubled = {account for (account, _), n in groups.items() if n > 1}
+        found = []
+        for person in sales_people(session):
+            if not person_in(split, person.id):
+                continue
+            theirs = [a.id for a in session.scalars(select(Account).where(Account.owner_id == person.id)
+                                                    .order_by(Account.id))
+                      if in_split(split, "account", a.id) and len(fresh_subjects(session, a)) >= 3]
+            tidy = tuple(a for a in theirs if a not in doubled)
+            if len(theirs) >= least and len(tidy) >= (least if clean is None else clean):
+                found.append((person.id, tidy, tuple(a for a in theirs if a in doubled)))
+        return tuple(found)
+    def accounts(ids) -> list[Account]:
+        return [session.get(Account, a) for a in ids]
+    return [(session.get(Person, p), accounts(tidy), accounts(doubled))
+            for p, tidy, doubled in world_scan(session, ("clean accounts", split, least, clean), scan)]
 
 
 def fresh_subjects(session, account: Account) -> list[str]:

@@ -53,12 +53,13 @@ def test_both_splits_have_templates():
 def _age(session: Session, kind: str, ref):
     """When a record was made, as (time, id), or None for a record without an age an agent sees."""
     if kind == "ticket" and isinstance(ref, str) and re.fullmatch(r"[A-Z][A-Z0-9]*-\d+", ref):
-        row = session.scalar(select(Ticket).where(Ticket.key == ref))
+        row = session.execute(select(Ticket.created_at, Ticket.id).where(Ticket.key == ref)).first()
     elif kind in DATED and isinstance(ref, int):
-        row = session.get(DATED[kind], ref)
+        model = DATED[kind]
+        row = session.execute(select(model.created_at, model.id).where(model.id == ref)).first()
     else:
         return (None, ref) if isinstance(ref, int) else None
-    return None if row is None else (row.created_at, row.id)
+    return None if row is None else (row[0], row[1])
 
 
 def _newest(session: Session, target) -> bool:

@@ -18,9 +18,11 @@ from officegym.tasks.procedures import HARDS, Composed, shifted
 from officegym.tasks.registry import all_tasks
 from officegym.adversaries import NotApplicable
 from officegym.cli_check_tasks import near_miss_agent
+from pairs import in_turn
 
 COMPOSED = [t for t in all_tasks() if isinstance(t, Composed)]
 LOOKED_AT = 6
+PLAYED = 2  # difficulties of a template whose near miss make test plays, in turn
 
 # A lab's template, written on the library alone: the kickoff-contacts decision, carried out only.
 LAB = textwrap.dedent('''
@@ -105,13 +107,17 @@ def test_a_procedures_references_are_shifted_to_where_it_starts():
 
 @pytest.mark.parametrize("template", COMPOSED, ids=[t.id for t in COMPOSED])
 def test_every_declared_difficulty_has_a_near_miss_that_fails(store, template):
+    """Every declared difficulty is held by one of the first instances; its near miss is played and fails
+    (two difficulties of a template in turn, all of them with OFFICEGYM_TEST_EVERY_PAIR=1)."""
     assert template.hard and set(template.hard) <= set(HARDS), template.hard
     world = store.world(template.scale, 0)
+    holding = {}
     for kind in template.hard:
-        holding = next((k for k in range(LOOKED_AT)
-                        if template.near_miss(store.task_instance(world, template.id, k), kind) is not None), None)
-        assert holding is not None, f"no instance of the first {LOOKED_AT} holds {kind}"
-        episode = store.create(template.id, holding, scale=template.scale, seed=0)
+        holding[kind] = next((k for k in range(LOOKED_AT)
+                              if template.near_miss(store.task_instance(world, template.id, k), kind) is not None), None)
+        assert holding[kind] is not None, f"no instance of the first {LOOKED_AT} holds {kind}"
+    for kind in in_turn(COMPOSED.index(template), list(template.hard), PLAYED):
+        episode = store.create(template.id, holding[kind], scale=template.scale, seed=0)
         try:
             near_miss_agent(kind)(episode)
             result = episode.grade()
