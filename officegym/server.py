@@ -11,6 +11,7 @@ Every request but `/healthz` must name this server in its Host (and Origin, if a
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -35,6 +36,7 @@ from officegym.errors import OfficeError
 from officegym.failures import translated
 from officegym.host_check import HostCheck, allowed_names
 from officegym.http_limits import BoundedHttpProtocol
+from officegym.mcp_direct import answer_directly
 from officegym.mcp_wrappers.server import SERVED_EPISODE, shared_server
 
 MCP_PATH = re.compile(r"^/e/([A-Za-z0-9_-]{8,64})/mcp/?$")
@@ -102,7 +104,11 @@ async def refuse_bad_ids(handle, scope, receive, send) -> None:
 class McpHost:
     """Serves every episode's MCP endpoint from one streamable-HTTP session manager per tool set,
     started on first use: the request's episode, named by its URL, is set in SERVED_EPISODE around
-    the request. A deleted episode's URL answers 404 before any server sees it."""
+    the request. A deleted episode's URL answers 404 before any server sees it. With `direct_calls`,
+    a plain stateless JSON-RPC request is answered without the session manager's per-request
+    machinery (mcp_direct.py); every other request goes through the session manager."""
+
+    direct_calls = True
 
     def __init__(self, store: EpisodeStore, host: str):
         self.store = store
@@ -167,7 +173,11 @@ class McpHost:
         self._busy[tools] = self._busy.get(tools, 0) + 1
         token = SERVED_EPISODE.set(episode)  # copied into the tasks and threads the request runs in
         try:
-            await refuse_bad_ids(manager.handle_request, scope, receive, send)
+            sdk_path = functools.partial(refuse_bad_ids, manager.handle_request)
+            if self.direct_calls:
+                await answer_directly(manager, scope, receive, send, sdk_path)
+            else:
+                await sdk_path(scope, receive, send)
         finally:
             SERVED_EPISODE.reset(token)
             self._busy[tools] -= 1
