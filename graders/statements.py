@@ -263,7 +263,7 @@ def set_aside(text: str, start: int, end: int) -> bool:
 
 def denied(text: str, spans: list[tuple[int, int]]) -> bool:
     """Whether every place a text states something is denied, hedged or only asked."""
-    return bool(spans) and all(governed(text, s, e) or listed_as_declined(text, s) for s, e in spans)
+    return bool(spans) and all(governed(text, s, e) for s, e in spans)
 
 
 def says(texts: Iterable[str], right: Candidate, others: Iterable[Candidate], requirement: str, kind: str,

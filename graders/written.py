@@ -27,9 +27,9 @@ def amounts_written(text: str) -> list[tuple[int, int, int]]:
 
 
 # A heading of a list of what was declined ("Rejected (4):", "Not approved, because ...:"), on the item's
-# own line or on the line above its list.
-_DECLINING_HEADING = re.compile(r"\W*(?:rejected|declined|refused|denied|turned down|left open|on hold|not (?:approved|"
-                                r"granted|done|scheduled|accepted|paid|moved))\b[^:\n]{0,200}:")
+# own line or on the line above its list: what it lists is named as declined, not stated as the result.
+_DECLINING_HEADING = re.compile(r"\W*(?:rejected|declined|refused|denied|turned down|not (?:approved|granted|accepted))\b"
+                                r"[^:\n]{0,200}:")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•·]|\d+[.)])\s")
 
 

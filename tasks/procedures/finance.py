@@ -9,6 +9,8 @@ message to each employee whose row was rejected (the draws are in procedures.fin
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -34,12 +36,27 @@ HEADER = ["Claim", "Employee", "Manager", "Date", "Category", "Description", "Am
 DECISION, NOTE = "I", "J"
 
 
+# The words that name each rule a row may break (Approving expense claims), a Note holding one of them
+# says why; "ok" or "rejected" says nothing.
+PER_PERSON = ("person", "people", "head", "each", "meal")
+PER_NIGHT = ("night", "nights", "hotel")
+LATE = ("60", "sixty", "late", "days")
+TWICE = ("duplicate", "already", "twice", "paid")
+OFFICE = ("500", "home", "office", "twelve", "12", "months", "year", "equipment")
+
+
+def names_rule(note: str, why: tuple[str, ...]) -> bool:
+    """Whether a Note names the rule a row breaks: one of `why`, as a whole word (any Note, without `why`)."""
+    words = set(re.findall(r"[a-z0-9]+", note.casefold()))
+    return bool(note.strip()) and (not why or any(w in words for w in why))
+
+
 @dataclass(frozen=True)
 class ClaimRow:
     """One expense item as Accounting lists it: `days_ago` (its date) and `filed_days_ago` (submitted) count
     back from the episode's day; `decision` as listed (Pending, Approved, Paid); `verdict` what the actor
     writes (Approved or Rejected; "" leave the row alone), `note` why a row is rejected, `trap` the
-    difficulty the row holds (a kind of HARDS, or "")."""
+    difficulty the row holds (a kind of HARDS, or ""), `why` the words that name the rule it breaks."""
 
     claim: str
     employee: int
@@ -54,6 +71,7 @@ class ClaimRow:
     verdict: str = ""
     note: str = ""
     trap: str = ""
+    why: tuple[str, ...] = ()  # words of the rule it breaks, one of which a rejected row's Note must hold
 
     def values(self, today) -> list:
         """The row's cells as Accounting typed them."""
@@ -148,12 +166,14 @@ class ExpenseBook(Procedure):
             shown = self._shows(ctx.final, book.id, self.cell(row))
             if shown.lower() != row.verdict.lower():
                 wrong.append(f"{row.claim} ({row.description}): {shown!r}, not {row.verdict}")
-            elif row.verdict == "Rejected" and not self._shows(ctx.final, book.id, self.cell(row, NOTE)):
+            elif row.verdict == "Rejected" and not names_rule(self._shows(ctx.final, book.id, self.cell(row, NOTE)),
+                                                              row.why):
                 unnoted.append(row.claim)
         ranges = [self.cell(r, c) for r in self.decided for c in (DECISION, NOTE)]
         results = [guard("Every Pending row of your reports is decided as the handbook says", not wrong,
                          f"{len(wrong)} rows are not: {'; '.join(wrong[:4])}"),
-                   check("Every row you rejected has a Note saying why", not unnoted, f"no Note on {unnoted}"),
+                   check("Every row you rejected has a Note naming the rule it breaks", not unnoted,
+                         f"no Note naming its rule on {unnoted}"),
                    cells_guard(ctx, book.id, ranges)]
         return Graded(results, allow_workbook_cells(ctx, book.id))
 

@@ -19,7 +19,7 @@ from officegym.seed_data.tickets_handbook_finance import OFFICE_YEARLY
 from ..common import world_scan
 from ..handbook import article
 from ..split import person_in
-from .finance import EXPENSES, ClaimRow
+from .finance import EXPENSES, LATE, OFFICE, PER_NIGHT, PER_PERSON, TWICE, ClaimRow
 
 OK_CASES = ("ok_travel", "ok_software", "ok_meal", "office_old")
 QUEUE = ("meal_stale", "dinner_exception", "office_summed", "meal_over", "hotel_over", "late", "duplicate",
@@ -57,11 +57,12 @@ class Claims:
         return f"EXP-{self.numbers[0]}"
 
     def row(self, who: Person, days_ago: int, category: str, description: str, amount: float, verdict: str = "",
-            note: str = "", trap: str = "", filed: int | None = None, decision: str = "Pending") -> ClaimRow:
+            note: str = "", trap: str = "", filed: int | None = None, decision: str = "Pending",
+            why: tuple[str, ...] = ()) -> ClaimRow:
         """One row of `who`, filed a few days after its date unless `filed` says."""
         filed = filed if filed is not None else max(1, days_ago - self.rng.randrange(2, 9))
         return ClaimRow(self.next_claim(), who.id, who.name, self.manager.name, days_ago, category, description,
-                        amount, filed, decision, verdict, note, trap)
+                        amount, filed, decision, verdict, note, trap, why)
 
     def case(self, who: Person, kind: str) -> ClaimRow:
         """The Claims row of one case (planting its History rows first, where it has any)."""
@@ -79,7 +80,7 @@ class Claims:
             verdict, note = (("Approved", "") if kind == "meal_stale" else
                              ("Rejected", f"${each} a person is over the Expense policy's meal limit"))
             return self.row(who, day, "Meals", f"Team lunch, {people} people", people * each, verdict, note,
-                            "stale" if kind == "meal_stale" else "")
+                            "stale" if kind == "meal_stale" else "", why=PER_PERSON)
         if kind == "dinner_exception":
             people = rng.randrange(2, 5)
             return self.row(who, day, "Meals", f"Customer dinner in {city} with {rng.choice(self.accounts)}, "
@@ -90,28 +91,28 @@ class Claims:
             verdict, note = (("Approved", "") if named else
                              ("Rejected", f"${each} a person, and no customer named: the meal limit applies"))
             return self.row(who, day, "Meals", f"Customer dinner in {city}{named}, {people} people", people * each,
-                            verdict, note, "exception")
+                            verdict, note, "exception", why=PER_PERSON + ("customer", "named"))
         if kind in ("hotel_nights_over", "hotel_nights_ok"):  # the total alone says nothing: divide by the nights
             nights = rng.randrange(2, 5)
             each = rng.randrange(262, 300) if kind == "hotel_nights_over" else rng.randrange(205, 246)
             verdict, note = (("Rejected", f"${each} a night is over the Expense policy's hotel limit")
                              if kind == "hotel_nights_over" else ("Approved", ""))
             return self.row(who, day, "Travel", f"Hotel in {city}, {nights} nights", nights * each, verdict, note,
-                            "stale")
+                            "stale", why=PER_NIGHT)
         if kind == "hotel_over":
             return self.row(who, day, "Travel", f"Hotel in {city}, 2 nights", 2 * rng.randrange(270, 321), "Rejected",
-                            "Over the Expense policy's hotel limit a night")
+                            "Over the Expense policy's hotel limit a night", why=PER_NIGHT)
         if kind == "late":
             return self.row(who, rng.randrange(75, 86), "Travel", "Taxi from the airport",
                             rng.randrange(3_500, 9_500) / 100, "Rejected", "Submitted more than 60 days after its date",
-                            filed=rng.randrange(2, 6))
+                            filed=rng.randrange(2, 6), why=LATE)
         if kind in ("late_asked", "not_late"):  # a night's hotel filed 62-77 days after it, or 54-59
             filed = rng.randrange(3, 7) if kind == "late_asked" else rng.randrange(5, 9)
             back = filed + (rng.randrange(62, 78) if kind == "late_asked" else rng.randrange(54, 60))
             verdict, note = (("Rejected", "Submitted more than 60 days after its date") if kind == "late_asked"
                              else ("Approved", ""))
             return self.row(who, back, "Travel", f"Hotel in {city}, 1 night", rng.randrange(15_000, 24_000) / 100,
-                            verdict, note, "stale", filed=filed)
+                            verdict, note, "stale", filed=filed, why=LATE)
         if kind in ("office_summed", "office_old"):
             return self.office(who, day, kind == "office_old")
         if kind in ("duplicate", "not_duplicate"):  # not: the earlier flight was a week before
@@ -122,7 +123,8 @@ class Claims:
                 return self.row(who, earlier.days_ago - 7, "Travel", earlier.description, earlier.amount, "Approved",
                                 trap="lookalike", filed=rng.randrange(2, 8))
             return self.row(who, earlier.days_ago, "Travel", earlier.description, earlier.amount, "Rejected",
-                            f"A duplicate of {earlier.claim}", "exception", filed=rng.randrange(2, 8))
+                            f"A duplicate of {earlier.claim}", "exception", filed=rng.randrange(2, 8),
+                            why=TWICE + (earlier.claim.split("-")[-1],))
         raise ValueError(kind)
 
     def office(self, who: Person, day: int, old: bool, trap: str = "summed") -> ClaimRow:
@@ -140,7 +142,7 @@ class Claims:
             return self.row(who, day, "Office", "Standing desk converter", amount, "Approved", trap="summed")
         return self.row(who, day, "Office", "Standing desk converter", amount, "Rejected",
                         f"Over the Expense policy's home-office limit with {who.name}'s Office items of the twelve "
-                        "months before it", trap)
+                        "months before it", trap, why=OFFICE)
 
     def noise(self, people: list[Person], count: int) -> None:
         """Paid rows in History of no case (ordinary items of earlier months)."""

@@ -39,9 +39,14 @@ def test_every_customer_under_the_approving_heading_still_fails():
     assert _passed([shotgun], APPROVED[0], REJECTED) == [True, False]
 
 
-def test_the_right_customer_only_under_the_rejecting_heading_is_denied():
+def test_the_lists_swapped_fail():
     swapped = REPORT.replace("Approved (2):", "Rejected (2):").replace("Rejected under rule 6 (3)", "Approved (3)")
     assert _passed([swapped], APPROVED[0], REJECTED)[1] is False
+
+
+def test_a_fact_under_a_status_heading_is_still_stated():
+    held = "On hold: $640 of the budget is left.\nLeft open: PUR-12, $640 left."
+    assert _passed([held], "$640", ["$900"], "budget left") == [True, True]
 
 
 def test_a_heading_that_approves_reads_nothing_as_declined():
