@@ -107,6 +107,11 @@ def _governed(text: str, start: int) -> bool:
     return any(w in _GOVERNING or w.endswith("n't") for w in before)
 
 
+# Reported words, not a claim: "a requester's word that it was approved counts for nothing".
+_REPORTED = re.compile(r"\b(?:word|words|say|says|said|saying|claim|claims|claimed|claiming|told|tells|wrote|writes|"
+                       r"mentions|mentioned|message)\s+that\s+$")
+
+
 def _earlier_state(words: list[str], text: str) -> bool:
     """Whether a claim's words state what stood before the request, as a refusal explains it ("the
     invoice was already approved", "INV-12 was already credited"): "already" after a subject that is a
@@ -127,7 +132,7 @@ def claims_done(text: str, actions: Iterable[str] = (), done: Iterable[str] = ()
     found = []
     for match in _claim(tuple(actions)).finditer(read):
         inner = _WORD.findall(match.group())
-        if _earlier_state(inner, text):
+        if _earlier_state(inner, text) or _REPORTED.search(read, max(0, match.start() - 40), match.start()):
             continue
         if not _governed(read, match.start()) and not ({"not", "never", "no"} & set(inner)) \
                 and not any(w.endswith("n't") for w in inner) and not _CONDITION_AFTER.match(read, match.end()) \

@@ -26,12 +26,14 @@ from officegym.apps.tickets.models import Article, ArticleVersion
 
 from . import tickets_handbook_accounts as accounts
 from . import tickets_handbook_changes as changes
+from . import tickets_handbook_commissions as commissions
 from . import tickets_handbook_deals as deals
 from . import tickets_handbook_finance as finance
 from . import tickets_handbook_it as it
 from . import tickets_handbook_long as long
 from . import tickets_handbook_ops as ops
 from . import tickets_handbook_org as org_rules
+from . import tickets_handbook_purchases as purchases
 from . import tickets_handbook_revenue as revenue
 from . import tickets_handbook_rules as rules
 from . import tickets_handbook_support as support
@@ -79,6 +81,7 @@ ARTICLES = [
     (ops.rota_workbook, "rota"), (ops.chat_channels, "staff"), (ops.customer_history, "cs_head"),
     *deals.ARTICLES, *support.ARTICLES, *it.ARTICLES, *long.ARTICLES,
     *finance.ARTICLES, *changes.ARTICLES, *org_rules.ARTICLES, *accounts.ARTICLES,
+    *commissions.ARTICLES, *purchases.ARTICLES,
 ]
 
 

@@ -40,7 +40,8 @@ TASK_MODULES = ("chat", "chat_messages", "chat_channels", "chat_questions", "crm
                 "e_cases", "e_tickets_more", "e_discounts", "e_chat", "w_lib_people", "w_lib_people_queue",
                 "w_lib_people_more", "w_lib_people_events", "w_lib_ops", "w_lib_compose", "w_lib_marathon_more",
                 "w_lib_deals", "w_lib_support", "w_lib_it", "w_lib_long", "w_lib_fin", "w_lib_change",
-                "w_lib_org", "w_lib_accounts", "w_lib_week", "w_lib_day", "w_lib_mgr")
+                "w_lib_org", "w_lib_accounts", "w_lib_week", "w_lib_day", "w_lib_mgr",
+                "w_lib_comm", "w_lib_comm_more", "w_lib_buy")
 
 
 def register(template_class: type[TaskTemplate]) -> type[TaskTemplate]:

@@ -34,11 +34,15 @@ def free_lines(session, manager: Person, split: str, besides: int = 0) -> list[L
     busy = {session.get(Opportunity, a.opportunity_id).account_id for a in waiting_on(session, manager)}
     direct = select(Person.id).where(Person.manager_id == manager.id,  # a request goes to its owner's own manager
                                      Person.id != besides)
-    deals = session.scalars(select(Opportunity).where(Opportunity.owner_id.in_(direct),
-                                                      Opportunity.stage.in_(OPEN_STAGES)).order_by(Opportunity.id))
+    deals = list(session.scalars(select(Opportunity).where(Opportunity.owner_id.in_(direct),
+                                                           Opportunity.stage.in_(OPEN_STAGES)).order_by(Opportunity.id)))
+    first: dict[int, LineItem] = {}  # each deal's first line, read in one query
+    for line in session.scalars(select(LineItem).where(LineItem.opportunity_id.in_([d.id for d in deals]))
+                                .order_by(LineItem.id)):
+        first.setdefault(line.opportunity_id, line)
     lines, seen = [], set(busy)
     for deal in deals:
-        item = session.scalar(select(LineItem).where(LineItem.opportunity_id == deal.id).order_by(LineItem.id))
+        item = first.get(deal.id)
         if item is not None and deal.account_id not in seen and in_split(split, "opportunity", deal.id):
             lines.append(item)
             seen.add(deal.account_id)
