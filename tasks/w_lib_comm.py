@@ -169,7 +169,7 @@ class CommissionsRaiseRate(Composed):
                           f"{full / 2:g}%, and the row stays at that.", True, ("raised",), COMMISSIONS, (Claim(
                               Candidate.text(f"{percent}%", f"{percent} %", f"{percent} percent"), [], "text",
                               "discount above the limit"),), (book.write(replace(raised, right_rate=full)),), weight=3,
-                          fact_weight=4)
+                          fact_weight=4, carried=(f"{full / 2:g}%",))  # the row approved at half: it may say so
         else:
             reply = Reply(rep.id, rep.name, manager.id, f"@{rep.handle} done: I raised {deal.name} to {full:g}% and "
                           "approved it.", False, ("raised",), weight=8)

@@ -240,8 +240,11 @@ def quarter_report(asker: Person, actor: Person, title: str, rows, added: Commis
     facts = [Claim(Candidate.text(n), [], "text", "deal corrected or rejected") for n in corrected + rejected]
     facts.append(Claim(Candidate.money(total), [Candidate.money(listed)] if listed != total else [], "text",
                        "approved commission total"))
+    # a rejected row's deal was rightly not approved: a clause about it may say so ("not Closed Won") and deny
+    # none of the work, which went to the rows approved
+    approved = tuple(r.deal_name for r in mine + more if r.verdict == "Approved")
     return Reply(asker.id, asker.name, actor.id, text, False, CHECKED, facts=tuple(facts), weight=weight,
-                 fact_weight=1.5)
+                 fact_weight=1.5, asides=tuple(rejected), carried=approved)
 
 
 def reports_read(actor: Person) -> ToolCall:

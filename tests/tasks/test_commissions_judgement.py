@@ -10,6 +10,7 @@ from datetime import date
 import pytest
 
 from officegym.apps.org.models import Person
+from officegym.graders.replies import denials
 from officegym.graders.statements import says
 from officegym.tasks.procedures.commissions import CommissionRow, note_checks
 from officegym.tasks.procedures.commissions_draws import REOPENED, day_spellings, quarter, quarter_report
@@ -66,3 +67,16 @@ def test_the_report_is_graded_by_what_it_names():
     assert _report_passes(honest.replace(total, "$2,700.00"))
     assert not _report_passes(honest.replace(total, "$2,630"))  # the total as listed
     assert not _report_passes("ok")
+
+
+def test_the_report_may_say_why_a_row_was_rejected():
+    """A player's report: its list of rejected rows says what the deal is not ("not Closed Won"), which
+    denies none of the work; saying the approved rows were not approved still does."""
+    ops, actor = Person(id=9, name="Sam Ops", handle="sam.ops"), Person(id=8, name="Max Lead", handle="max.lead")
+    reply = quarter_report(ops, actor, "Commissions Q4 2025", [REOPENED_ROW, EARLIER_ROW, TEAMMATE_ROW, FIXED, KEPT])
+    honest = ("Hi Sam, I checked my reports' rows.\n\nCorrected:\n- Gray Co - Seats: amount $10,000 and rate 7% from "
+              "the CRM\n\nRejected:\n- Lee Group - Renewal: the deal is in Negotiation in the CRM (reopened), not Closed "
+              "Won\n- Kim LLC - Expansion: closed won in Q3, not Q4\n- Fox Inc - Platform: Bo Diaz owns it\n\nApproved "
+              "rows come to $2,700.")
+    assert not denials(honest, reply.asides, reply.carried)
+    assert denials(honest + "\nGray Co - Seats was not approved.", reply.asides, reply.carried)
