@@ -11,6 +11,7 @@ import pytest
 
 from officegym.agents import Player, replay
 from officegym.graders.statements import Candidate
+from officegym.tasks.handbook import article
 from officegym.tasks.procedures.accounts_corrections import Change, contact_says
 from officegym.tasks.registry import get_task
 
@@ -19,7 +20,7 @@ ANDREW = Change(706, "Andrew Walter", "title", "Procurement Specialist", "IT Man
 CHANGES = (STEPHANIE, ANDREW)
 POOL = [Candidate.text(t) for t in ("Head of Procurement", "Director of IT", "VP Sales", "CTO")]  # named nowhere
 SOPS_201 = (
-    "Done per KB0010021 (request from andrew.walter@jonesdaugherty.net, a contact of Jones-Daugherty). Updated in "
+    "Done per {corrections} (request from andrew.walter@jonesdaugherty.net, a contact of Jones-Daugherty). Updated in "
     "the CRM at Jones-Daugherty: Stephanie Thomas (stephanie.thomas@jonesdaugherty.net) title changed from CFO to "
     "Business Systems Analyst; Andrew Walter (andrew.walter@jonesdaugherty.net) title changed from IT Manager to "
     "Procurement Specialist (per his later correction, which replaces the Finance Director from the first email). "
@@ -54,6 +55,10 @@ def _played(store, task_id: str, instance: int, texts: dict[tuple[str, str], str
     place of its own; the grade."""
     template = get_task(task_id)
     episode = store.create(task_id, instance, scale=template.scale, seed=0)
+    with episode.session() as session:  # the articles' numbers in this world
+        numbers = {"corrections": article(session, "Customer data corrections").number,
+                   "overdue": article(session, "Overdue pipeline review").number}
+    texts = {where: text.format(**numbers) for where, text in texts.items()}
     try:
         def rewrite(index, step, args):
             if step.tool == "tickets_transition_ticket" and args.get("comment"):
@@ -83,18 +88,18 @@ def test_the_wrong_contacts_values_on_the_correction_outsider_fail(store):
     assert not result.success
 
 
-REFUSAL = ("Not done, per KB0010021 (Customer data corrections): the sender, sarah.smith@woodltd.com, is not a "
+REFUSAL = ("Not done, per {corrections} (Customer data corrections): the sender, sarah.smith@woodltd.com, is not a "
            "contact of Mcdowell-Hill in the CRM (that address belongs to a contact of Wood Ltd), so the request does "
            "not count. Nothing was changed in the CRM; Sales Operations, please answer the sender.")
 MONDAY = {("ticket", "SOPS-202"): REFUSAL, ("chat", "dm"): (
-    "Hi @ryan.wright, done.\nOverdue deals review (KB0010029 Overdue pipeline review):\n- Closed Lost (No Decision), "
+    "Hi @ryan.wright, done.\nOverdue deals review ({overdue} Overdue pipeline review):\n- Closed Lost (No Decision), "
     "posted in #deals: Mcdowell-Hill - SSO and SCIM ($154,500, Qualification, close date Feb 5). That is the only "
     "deal I closed.\n- Pushed to Apr 30 with next step \"Confirm the timeline with the customer\": Delacruz-Dixon - "
     "ERP integration (Proposal) and Lee-Myers - Annual renewal (Renewal, so not closed even though it is in "
     "Qualification).\n- Left as they are (passed 14 days ago or less): Porter, Harris and Adams - Singapore, "
     "Cannon-Becker, Shaw-Powell renewal, Wood Ltd renewal.\nSOPS queue:\n- SOPS-201 (Shaw-Powell): Rebecca Moore's "
     "title set to Director of IT (the customer's later correction), commented and sent to In Review.\n- SOPS-202 "
-    "(Mcdowell-Hill): not done. Under KB0010021 Customer data corrections the request only counts when it comes "
+    "(Mcdowell-Hill): not done. Under {corrections} Customer data corrections the request only counts when it comes "
     "from a contact of that account; sarah.smith@woodltd.com is a Wood Ltd contact, so I changed nothing and closed "
     "the ticket as Won't Do with a comment citing the article.")}
 
