@@ -20,6 +20,7 @@ from officegym.seed_data.tickets_handbook_commissions import (COMMISSIONS, COMMI
                                                                OLD_RATES, RATES)
 
 from ..base import Claim, ToolCall
+from ..common import world_scan
 from ..crm import money, today
 from ..handbook import article
 from ..split import person_in
@@ -29,7 +30,6 @@ from .messages import Reply
 LIMIT_BP = DISCOUNT_LIMIT * 100
 CHECKED = ("checked", "done", "approved", "corrected", "reviewed", "gone through", "went through")
 REOPENED = ("reopened", "re-opened", "Negotiation", "no longer Closed Won", "not Closed Won", "open")
-_POOLS: dict = {}
 
 
 def quarter(day: date) -> tuple[date, date, str]:
@@ -57,34 +57,33 @@ class Team:
     after: tuple[int, ...]
 
 
-def _pools(session) -> tuple[list[Team], dict[int, int]]:
+def _pools(session) -> tuple[tuple[Team, ...], dict[int, int]]:
     """Every manager's Team and each won deal's largest line discount (basis points), once per world."""
-    key = session.get_bind().url.database
-    if key in _POOLS:
-        return _POOLS[key]
-    first, last, _ = quarter(today(session))
-    prior = quarter(first)[0]
-    names = {n for n, c in session.execute(select(Opportunity.name, func.count()).group_by(Opportunity.name)) if c == 1}
-    won = [d for d in session.scalars(select(Opportunity).where(Opportunity.stage == "Closed Won")
-                                      .order_by(Opportunity.id)) if d.name in names]
-    managers = {i: m for i, m in session.execute(select(Person.id, Person.manager_id))}
-    teams: dict[int, dict[int, list[list[int]]]] = {}
-    for deal in won:
-        slot = 0 if first <= deal.close_date <= last else 1 if prior <= deal.close_date < first else (
-            2 if deal.close_date > last else None)
-        manager = managers.get(deal.owner_id)
-        if slot is not None and manager is not None:
-            teams.setdefault(manager, {}).setdefault(deal.owner_id, [[], [], []])[slot].append(deal.id)
-    found = []
-    for manager, reps in sorted(teams.items()):
-        winners = sorted(r for r, pools in reps.items() if pools[0])
-        if len(winners) >= 3:
-            found.append(Team(manager, tuple(winners), *(tuple(i for r in winners for i in reps[r][k])
-                                                         for k in range(3))))
-    discounts = {deal: top for deal, top in session.execute(
-        select(LineItem.opportunity_id, func.max(LineItem.discount_bp)).group_by(LineItem.opportunity_id))}
-    _POOLS[key] = (found, discounts)
-    return _POOLS[key]
+    def scan() -> tuple[tuple[Team, ...], dict[int, int]]:
+        first, last, _ = quarter(today(session))
+        prior = quarter(first)[0]
+        counts = session.execute(select(Opportunity.name, func.count()).group_by(Opportunity.name))
+        names = {n for n, c in counts if c == 1}
+        won = [d for d in session.scalars(select(Opportunity).where(Opportunity.stage == "Closed Won")
+                                          .order_by(Opportunity.id)) if d.name in names]
+        managers = {i: m for i, m in session.execute(select(Person.id, Person.manager_id))}
+        teams: dict[int, dict[int, list[list[int]]]] = {}
+        for deal in won:
+            slot = 0 if first <= deal.close_date <= last else 1 if prior <= deal.close_date < first else (
+                2 if deal.close_date > last else None)
+            manager = managers.get(deal.owner_id)
+            if slot is not None and manager is not None:
+                teams.setdefault(manager, {}).setdefault(deal.owner_id, [[], [], []])[slot].append(deal.id)
+        found = []
+        for manager, reps in sorted(teams.items()):
+            winners = sorted(r for r, pools in reps.items() if pools[0])
+            if len(winners) >= 3:
+                found.append(Team(manager, tuple(winners), *(tuple(i for r in winners for i in reps[r][k])
+                                                             for k in range(3))))
+        discounts = {deal: top for deal, top in session.execute(
+            select(LineItem.opportunity_id, func.max(LineItem.discount_bp)).group_by(LineItem.opportunity_id))}
+        return tuple(found), discounts
+    return world_scan(session, ("commission teams",), scan)
 
 
 def teams(session, split: str, least: int = 8) -> list[Team]:
